@@ -1,0 +1,1 @@
+"""scopa_sim.analysis: statistics, reports and charts over a run dataset."""

@@ -1,0 +1,46 @@
+"""Bit tricks on uint64 card sets, as LLVM intrinsics (one instruction each)."""
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core.extending import intrinsic
+
+from ._jit import kernel
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@intrinsic
+def popcount(typingctx, mask):
+    """Number of set bits of a uint64, as int64."""
+    if mask != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.int64(types.uint64), codegen
+
+
+@intrinsic
+def lowest(typingctx, mask):
+    """Index of the lowest set bit of a nonzero uint64, as int64."""
+    if mask != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.int64(types.uint64), codegen
+
+
+@kernel
+def bit(card):
+    """The set holding just `card`."""
+    return ONE << np.uint64(card)
+
+
+@kernel
+def has(mask, card):
+    """Whether `card` is in `mask`."""
+    return (mask >> np.uint64(card)) & ONE == ONE

@@ -1,0 +1,76 @@
+"""Constants shared by the kernels and the Python face: card tables, and the
+index layouts of the rules vector and the result arrays (the "enums" module).
+
+A card is `suit*10 + rank - 1`; a card set is a uint64 with bit `card` set::
+
+    bit:  39 ..... 30 29 ..... 20 19 ..... 10 9 ...... 0
+          K  ...   A  K  ...   A  K  ...   A  K  ...  A
+          '- clubs -' '- swords' '-- cups -' '- coins -'
+"""
+import numpy as np
+
+N_CARDS = 40
+N_SUITS = 4
+N_RANKS = 10
+MAX_PLAYERS = 6
+SETTEBELLO = 6                    # 7 of coins
+RE_BELLO = 9                      # king of coins
+
+RANK = np.array([c % 10 + 1 for c in range(N_CARDS)], dtype=np.int64)
+SUIT = np.array([c // 10 for c in range(N_CARDS)], dtype=np.int64)
+COINS = np.uint64((1 << 10) - 1)
+ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
+# RANK_CARDS[r]: the four cards of rank r; BELOW[r]: every card of rank < r.
+RANK_CARDS = np.array(
+    [sum(1 << (s * 10 + r - 1) for s in range(4)) if r else 0 for r in range(11)],
+    dtype=np.uint64)
+BELOW = np.array(
+    [sum(1 << c for c in range(N_CARDS) if c % 10 + 1 < r) for r in range(12)],
+    dtype=np.uint64)
+PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)   # by rank 1..10
+
+# ---- rules vector (int64): what the one kernel is general in --------------
+R_PLAYERS = 0          # 2..6
+R_SIDES = 1            # number of sides (teams, or players)
+R_HAND = 2             # cards per hand per deal
+R_TABLE = 3            # cards to the table at the start of a round
+R_REFILL = 4           # 1: new hands while the deck lasts
+R_TARGET = 5           # game target score
+R_SCOPA_ON_LAST = 6    # 1: clearing the table on the last play is a scopa
+R_FEWEST = 7           # 1: among sum captures only the fewest-card ones
+R_ACE_TAKES_ALL = 8    # 1: asso piglia tutto
+R_FORFEIT = 9          # 1: a side missing a suit cannot win the primiera
+R_RE_BELLO = 10        # 1: king of coins scores a point
+R_NAPOLA = 11          # 1: A-2-3 of coins and the run beyond score
+R_TEAM = 12            # R_TEAM + seat: the side of each seat (6 slots)
+R_PRIMIERA = R_TEAM + MAX_PLAYERS   # R_PRIMIERA + rank - 1: primiera scale
+R_SIZE = R_PRIMIERA + N_RANKS
+
+# ---- per-side round results (int16), one row per side ----------------------
+S_CARDS, S_COINS, S_SETTEBELLO, S_PRIMIERA, S_SCOPAS = 0, 1, 2, 3, 4
+S_PT_CARDS, S_PT_COINS, S_PT_SETTEBELLO, S_PT_PRIMIERA = 5, 6, 7, 8
+S_PT_RE_BELLO, S_PT_NAPOLA, S_POINTS, S_SCORE = 9, 10, 11, 12
+SIDE_FIELDS = ("cards", "coins", "settebello", "primiera", "scopas",
+               "pt_cards", "pt_coins", "pt_settebello", "pt_primiera",
+               "pt_re_bello", "pt_napola", "points", "score")
+N_SIDE = len(SIDE_FIELDS)
+
+# ---- per-round results (int64) ---------------------------------------------
+Q_ROUND, Q_GAME, Q_DEALER, Q_LAST_CAPTURER, Q_LEFTOVER, Q_CAPTURES = range(6)
+ROUND_FIELDS = ("round", "game", "dealer", "last_capturer", "leftover", "captures")
+N_ROUND = len(ROUND_FIELDS)
+
+# ---- strategies ------------------------------------------------------------
+N_PARAMS = 16          # parameter vector length per seat
+MAX_MOVES = 16384      # > the most legal moves any position can have
+
+
+def primiera_table(scale=PRIMIERA):
+    """Best primiera value of every 10-bit suit slice (bit r-1: rank r held).
+
+    The kernels look a suit's best card up here instead of looping over it.
+    """
+    table = np.zeros(1024, np.int64)
+    for m in range(1, 1024):
+        table[m] = max(scale[r] for r in range(10) if m >> r & 1)
+    return table

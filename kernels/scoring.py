@@ -1,0 +1,72 @@
+"""Round scoring: per-side counts and category points from the piles."""
+import numpy as np
+
+from ._jit import kernel
+from .bits import ONE, popcount
+from .layout import (
+    COINS, R_FORFEIT, R_NAPOLA, R_PRIMIERA, R_RE_BELLO, R_SIDES, RE_BELLO,
+    S_CARDS, S_COINS, S_POINTS, S_PRIMIERA, S_PT_CARDS, S_PT_COINS,
+    S_PT_NAPOLA, S_PT_PRIMIERA, S_PT_RE_BELLO, S_PT_SETTEBELLO, S_SCOPAS,
+    S_SETTEBELLO, SETTEBELLO)
+
+SUIT_BITS = np.uint64(0x3FF)
+
+
+@kernel
+def primiera(pile, best, forfeit):
+    """Sum of the best value per suit; 0 for a missing suit (or in all, if `forfeit`)."""
+    total = 0
+    for s in range(4):
+        v = best[np.int64((pile >> np.uint64(10 * s)) & SUIT_BITS)]
+        if v == 0 and forfeit:
+            return 0
+        total += v
+    return total
+
+
+@kernel
+def napola(pile):
+    """Ace, two and three of coins score the length of the coin run from the ace."""
+    run = 0
+    while run < 10 and (pile >> np.uint64(run)) & ONE:
+        run += 1
+    return run if run >= 3 else 0
+
+
+@kernel
+def award_most(out, field, points_field, n_sides):
+    """One point to the side strictly ahead of every other in `field`."""
+    top = 0
+    for t in range(1, n_sides):
+        if out[t, field] > out[top, field]:
+            top = t
+    for t in range(n_sides):
+        if t != top and out[t, field] == out[top, field]:
+            return
+    out[top, points_field] = 1
+
+
+@kernel
+def score_round(piles, scopas, rules, best, out):
+    """Fill `out[side, S_*]` (zeroed by the caller) from the piles and scopas."""
+    n_sides = rules[R_SIDES]
+    for t in range(n_sides):
+        pile = piles[t]
+        out[t, S_CARDS] = popcount(pile)
+        out[t, S_COINS] = popcount(pile & COINS)
+        out[t, S_SETTEBELLO] = (pile >> np.uint64(SETTEBELLO)) & ONE
+        out[t, S_PRIMIERA] = primiera(pile, best, rules[R_FORFEIT])
+        out[t, S_SCOPAS] = scopas[t]
+        out[t, S_PT_SETTEBELLO] = out[t, S_SETTEBELLO]
+        if rules[R_RE_BELLO]:
+            out[t, S_PT_RE_BELLO] = (pile >> np.uint64(RE_BELLO)) & ONE
+        if rules[R_NAPOLA]:
+            out[t, S_PT_NAPOLA] = napola(pile)
+    award_most(out, S_CARDS, S_PT_CARDS, n_sides)
+    award_most(out, S_COINS, S_PT_COINS, n_sides)
+    award_most(out, S_PRIMIERA, S_PT_PRIMIERA, n_sides)
+    for t in range(n_sides):
+        out[t, S_POINTS] = (out[t, S_PT_CARDS] + out[t, S_PT_COINS]
+                            + out[t, S_PT_SETTEBELLO] + out[t, S_PT_PRIMIERA]
+                            + out[t, S_PT_RE_BELLO] + out[t, S_PT_NAPOLA]
+                            + out[t, S_SCOPAS])

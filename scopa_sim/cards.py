@@ -1,0 +1,82 @@
+"""Cards and their notation.
+
+A card is an int 0..39, `suit*10 + rank - 1`: suits coins (d, ♦), cups
+(h, ♥), swords (s, ♠), clubs (c, ♣); ranks 1..10 with A=1 and J/Q/K the
+fante/cavallo/re = 8/9/10. Notation: rank then suit, case-insensitive:
+`7d`, `Kc`, `10s`, `As`, `7♦`. A set of cards is an int bitmask.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+SUITS = "dhsc"
+SUIT_SYMBOLS = "♦♥♠♣"
+SUIT_NAMES = ("coins", "cups", "swords", "clubs")
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "J", "Q", "K")
+_RANKS = {"A": 1, "J": 8, "Q": 9, "K": 10, **{str(r): r for r in range(1, 11)}}
+_SUITS = {**{s: i for i, s in enumerate(SUITS)}, **{s: i for i, s in enumerate(SUIT_SYMBOLS)}}
+_TOKEN = re.compile(r"^(10|[1-9]|[AJQK])([DHSC♦♥♠♣])$", re.IGNORECASE)
+EXAMPLE = "write rank then suit, e.g. 7d, Kc, 10s, As or 7♦"
+
+Card = int | str
+
+
+def card(rank: int, suit: int) -> int:
+    """The card of this rank (1..10) and suit index (0..3)."""
+    return suit * 10 + rank - 1
+
+
+def rank_of(c: int) -> int:
+    return c % 10 + 1
+
+
+def suit_of(c: int) -> int:
+    return c // 10
+
+
+def parse_card(token: Card) -> int:
+    """A card from its notation (or an int 0..39); ValueError names a bad one."""
+    if isinstance(token, int) and not isinstance(token, bool):
+        if 0 <= token < 40:
+            return token
+        raise ValueError(f"bad card {token!r}: card numbers run 0..39 ({EXAMPLE})")
+    m = _TOKEN.match(str(token).strip().replace("\ufe0f", ""))
+    if not m:
+        raise ValueError(f"bad card {token!r}: {EXAMPLE}")
+    return card(_RANKS[m.group(1).upper()], _SUITS[m.group(2).lower()])
+
+
+def parse_cards(spec: str | Iterable[Card]) -> list[int]:
+    """Cards from "7d Kc 2h" (spaces or commas) or an iterable; no repeats."""
+    tokens = re.split(r"[\s,]+", spec.strip()) if isinstance(spec, str) else list(spec)
+    cards = [parse_card(t) for t in tokens if t != ""]
+    seen = set()
+    for c in cards:
+        if c in seen:
+            raise ValueError(f"card {card_name(c)} is listed twice")
+        seen.add(c)
+    return cards
+
+
+def card_name(c: int) -> str:
+    """Short notation: `7d`, `Kc`, `As`."""
+    return RANK_NAMES[c % 10] + SUITS[c // 10]
+
+
+def names(cards: Iterable[int]) -> str:
+    """Cards as notation, space-separated."""
+    return " ".join(card_name(c) for c in cards)
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bitmask of a set of cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bitmask, ascending."""
+    return [c for c in range(40) if mask >> c & 1]

@@ -1,0 +1,158 @@
+"""Running simulations: plan batches, run them on an executor, gather rows.
+
+Batch `b` of a run covers units (rounds or games) `b*size .. (b+1)*size - 1`
+and is a pure function of the run spec and `b`, so batches can run on any
+worker, in any order, and give the same bytes.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import kernels
+from .engine import Game, side_fields
+from .kernels import layout as L
+from .rules import Rules
+from .strategies import Strategy, pack_strategies
+
+DEFAULT_BATCH = 20_000
+MAX_SEED = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What to simulate: validated once, packed for the kernel."""
+    rules: Rules
+    strategies: tuple[Strategy, ...]
+    seed: int
+    units: int
+    games: bool = False
+    batch_size: int = DEFAULT_BATCH
+
+    @classmethod
+    def make(cls, rounds=None, games=None, strategies=("random", "greedy"), rules="scopa",
+             seed=0, batch_size=DEFAULT_BATCH) -> RunSpec:
+        if (rounds is None) == (games is None):
+            raise ValueError("give either rounds or games")
+        units = rounds if games is None else games
+        if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units < 1:
+            raise ValueError(f"the number of {'games' if games else 'rounds'} must be a positive whole number")
+        if not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed must be a whole number 0..2**64-1, not {seed!r}")
+        if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError("batch size must be a positive whole number")
+        rules = Rules.resolve(rules)
+        _, _, seats = pack_strategies(strategies, rules)
+        return cls(rules, tuple(seats), int(seed), int(units), games is not None, int(batch_size))
+
+    @property
+    def n_batches(self) -> int:
+        return -(-self.units // self.batch_size)
+
+    def batch_range(self, b: int) -> tuple[int, int]:
+        first = b * self.batch_size
+        return first, min(self.units, first + self.batch_size) - first
+
+    def packed(self):
+        ids, params, _ = pack_strategies(list(self.strategies), self.rules)
+        return self.rules.pack(), ids, params, self.rules.primiera_table()
+
+
+def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND])."""
+    first, count = spec.batch_range(b)
+    rules, ids, params, best = spec.packed()
+    n_sides = spec.rules.n_sides
+    seed = np.uint64(spec.seed)
+    if not spec.games:
+        sides = np.zeros((count, n_sides, L.N_SIDE), np.int16)
+        rounds = np.zeros((count, L.N_ROUND), np.int64)
+        kernels.simulate_rounds(seed, first, rules, ids, params, best, sides, rounds,
+                                *kernels.scratch())
+        return sides, rounds
+    capacity = 8 * count + 64
+    while True:
+        sides = np.zeros((capacity, n_sides, L.N_SIDE), np.int16)
+        rounds = np.zeros((capacity, L.N_ROUND), np.int64)
+        rows = kernels.simulate_games(seed, first, count, rules, ids, params, best, sides,
+                                      rounds, np.zeros(n_sides, np.int64), *kernels.scratch())
+        if rows >= 0:
+            return sides[:rows], rounds[:rows]
+        capacity *= 4
+
+
+def frame(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> pd.DataFrame:
+    """A batch's arrays as a DataFrame: round columns, then per-side columns."""
+    cols = {}
+    for f, name in enumerate(L.ROUND_FIELDS):
+        if name == "game" and not spec.games:
+            continue
+        cols[name] = rounds[:, f]
+    fields = side_fields(spec.rules) + (["score"] if spec.games else [])
+    for t in range(spec.rules.n_sides):
+        for name in fields:
+            cols[f"{name}_{t}"] = sides[:, t, L.SIDE_FIELDS.index(name)]
+    return pd.DataFrame(cols)
+
+
+def run_batches(spec: RunSpec, batches: Iterable[int], workers: int = 1) -> Iterable[tuple[int, np.ndarray, np.ndarray]]:
+    """Run batches on a thread pool (kernels release the GIL), yielding
+    (batch, sides, rounds) in batch order."""
+    batches = list(batches)
+    if workers <= 1:
+        for b in batches:
+            yield (b, *run_batch(spec, b))
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for b, result in zip(batches, pool.map(lambda b: run_batch(spec, b), batches)):
+            yield (b, *result)
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def simulate(rounds: int | None = None, games: int | None = None,
+             strategies=("random", "greedy"), rules: str | Rules = "scopa", seed: int = 0,
+             workers: int = 1, batch_size: int = DEFAULT_BATCH,
+             progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Simulate `rounds` rounds (or `games` games) and return one row per round.
+
+    Strategies: one per side (or per seat), e.g. ("random", "greedy:scopa=2000").
+    The same seed gives the same rows for any `workers` and `batch_size`.
+    """
+    spec = RunSpec.make(rounds, games, strategies, rules, seed, batch_size)
+    parts, offset = [], 0
+    for _, sides, rnds in run_batches(spec, range(spec.n_batches), workers):
+        if spec.games:
+            rnds[:, L.Q_ROUND] += offset
+            offset += len(rnds)
+        parts.append(frame(spec, sides, rnds))
+        if progress:
+            progress(len(rnds))
+    return pd.concat(parts, ignore_index=True)
+
+
+def trace_round(seed: int, index: int, strategies=("random", "greedy"),
+                rules: str | Rules = "scopa") -> Game:
+    """Round `index` of a rounds run with this seed, replayed move by move
+    through the checked `Game` (so an illegal kernel move raises)."""
+    spec = RunSpec.make(rounds=index + 1, strategies=strategies, rules=rules, seed=seed)
+    rules_v, ids, params, best = spec.packed()
+    sides = np.zeros((1, spec.rules.n_sides, L.N_SIDE), np.int16)
+    rounds = np.zeros((1, L.N_ROUND), np.int64)
+    scratch = kernels.scratch()
+    kernels.simulate_rounds(np.uint64(seed), index, rules_v, ids, params, best, sides, rounds,
+                            *scratch)
+    deck, log = scratch[1], scratch[6]
+    game = Game(spec.rules, deck=[int(c) for c in deck], dealer=index % spec.rules.players)
+    for seat, card, take in log[:40 - spec.rules.table_size]:
+        if seat != game.turn:
+            raise AssertionError(f"kernel played seat {seat} out of turn (expected {game.turn})")
+        game.play(int(card), [c for c in range(40) if int(take) >> c & 1])
+    return game

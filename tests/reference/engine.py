@@ -1,0 +1,452 @@
+"""A slow, obviously-correct Scopa engine, written straight from docs/ENGINE.md.
+
+This is the yardstick the compiled kernel is compared against, card for card.
+It shares no code with ``kernels/`` or ``scopa_sim``: cards are plain ints,
+hands, tables and piles are plain lists, captures come from
+``itertools.combinations``. Clarity over speed; nothing here is a bitmask
+except the one place ENGINE.md defines an order by one (the capture-mask sort
+key).
+
+Cards (ENGINE.md "Cards and sets")::
+
+    card = suit * 10 + rank - 1        suit 0 coins (d), 1 cups (h),
+                                            2 swords (s), 3 clubs (c)
+    rank 1..10 (A=1, J=8, Q=9, K=10)    settebello = 6 (7d)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+
+# ---------------------------------------------------------------------------
+# Cards
+# ---------------------------------------------------------------------------
+
+N_CARDS = 40
+SETTEBELLO = 6  # 7 of coins
+SUIT_LETTERS = "dhsc"
+RANK_LETTERS = {1: "A", 8: "J", 9: "Q", 10: "K"}
+
+# Primiera value by rank 1..10 (ENGINE.md "End of round").
+PRIMIERA_BY_RANK = {1: 16, 2: 12, 3: 13, 4: 14, 5: 15, 6: 18, 7: 21, 8: 10, 9: 10, 10: 10}
+
+
+def rank(card: int) -> int:
+    """Rank 1..10 of a card."""
+    return card % 10 + 1
+
+
+def suit(card: int) -> int:
+    """Suit 0..3 of a card (0 = coins)."""
+    return card // 10
+
+
+def is_coin(card: int) -> bool:
+    return suit(card) == 0
+
+
+def primiera_value(card: int) -> int:
+    return PRIMIERA_BY_RANK[rank(card)]
+
+
+def card_of(text: str) -> int:
+    """Parse the printed form used in the tests: ``7d``, ``As``, ``Kc``, ``10s``."""
+    text = text.strip().lower()
+    rank_text, suit_letter = text[:-1], text[-1]
+    ranks = {"a": 1, "j": 8, "q": 9, "k": 10}
+    r = ranks[rank_text] if rank_text in ranks else int(rank_text)
+    if not 1 <= r <= 10:
+        raise ValueError(f"bad rank in {text!r}")
+    return SUIT_LETTERS.index(suit_letter) * 10 + r - 1
+
+
+def name(card: int) -> str:
+    """Printed form: ``A 2 .. 7 J Q K`` + suit letter."""
+    r = rank(card)
+    return RANK_LETTERS.get(r, str(r)) + SUIT_LETTERS[suit(card)]
+
+
+# ---------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class RefRules:
+    """The rule numbers the engine is general in (ENGINE.md "Rules")."""
+
+    players: int = 2
+    teams: tuple = (0, 1)
+    n_sides: int = 2
+    hand_size: int = 3
+    table_size: int = 4
+    refill: bool = True
+    target: int = 11
+
+    def __post_init__(self):
+        teams = tuple(int(t) for t in self.teams)
+        object.__setattr__(self, "teams", teams)
+        if len(teams) != self.players:
+            raise ValueError("teams must give one side per seat")
+        if sorted(set(teams)) != list(range(self.n_sides)):
+            raise ValueError("sides must be numbered 0..n_sides-1")
+
+
+def from_rules(obj) -> RefRules:
+    """Copy the rule numbers out of a ``scopa_sim.Rules`` (or any look-alike).
+
+    A string or None means the default two-player "scopa".
+    """
+    if obj is None or (isinstance(obj, str) and obj == "scopa"):
+        return RefRules()
+    if isinstance(obj, RefRules):
+        return obj
+    players = int(obj.players)
+    teams = getattr(obj, "teams", None)
+    teams = tuple(range(players)) if teams is None else tuple(int(t) for t in teams)
+    n_sides = getattr(obj, "n_sides", None)
+    n_sides = len(set(teams)) if n_sides is None else int(n_sides)
+    return RefRules(
+        players=players,
+        teams=teams,
+        n_sides=n_sides,
+        hand_size=int(obj.hand_size),
+        table_size=int(obj.table_size),
+        refill=bool(obj.refill),
+        target=int(obj.target),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Legal moves
+# ---------------------------------------------------------------------------
+
+
+def capture_mask(cards) -> int:
+    """The unsigned integer ENGINE.md orders captures by: sum of 1 << card."""
+    return sum(1 << c for c in cards)
+
+
+def captures(table: list[int], card: int) -> list[tuple[int, ...]]:
+    """Every legal capture of ``card`` on ``table``, canonical order.
+
+    1. If the table holds cards of the same rank, each one alone is a capture
+       and nothing else is (single-card priority).
+    2. Otherwise every subset of two or more table cards whose ranks sum to the
+       card's rank is a capture.
+    Each capture is an ascending tuple; the list is sorted by capture mask.
+    """
+    r = rank(card)
+    table = sorted(table)
+    singles = [(t,) for t in table if rank(t) == r]
+    if singles:
+        return sorted(singles, key=capture_mask)
+    # Every card of a sum of >= 2 cards is at least 1 below the total, so only
+    # smaller ranks can take part, and at most r of them (each is >= 1).  This
+    # only skips subsets that could never sum to r.
+    smaller = [t for t in table if rank(t) < r]
+    found = []
+    for size in range(2, min(len(smaller), r) + 1):
+        for combo in itertools.combinations(smaller, size):
+            if sum(rank(c) for c in combo) == r:
+                found.append(combo)
+    return sorted(found, key=capture_mask)
+
+
+def legal_moves(hand, table) -> list[tuple[int, tuple[int, ...]]]:
+    """``(card, captured)`` pairs in canonical order; a trail has ``()``.
+
+    Hand cards ascending; for each card its captures in capture-mask order, or
+    the single trail if it captures nothing (a card that can capture may not
+    be trailed).
+    """
+    moves = []
+    for card in sorted(hand):
+        caps = captures(list(table), card)
+        if caps:
+            moves.extend((card, cap) for cap in caps)
+        else:
+            moves.append((card, ()))
+    return moves
+
+
+# ---------------------------------------------------------------------------
+# Randomness: SplitMix64 streams
+# ---------------------------------------------------------------------------
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def mix64(z: int) -> int:
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+class SplitMix64:
+    """One SplitMix64 stream; ``state`` is a Python int kept in 0..2**64-1."""
+
+    def __init__(self, state: int):
+        self.state = state & MASK64
+
+    @classmethod
+    def stream(cls, seed: int, index: int) -> "SplitMix64":
+        """The stream of unit of work ``index`` in a run seeded ``seed``."""
+        return cls(mix64((mix64(seed & MASK64) + index) & MASK64))
+
+    def next(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        return mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """Uniform-ish integer in ``0..n-1`` from one draw (multiply-shift)."""
+        return ((self.next() >> 32) * n) >> 32
+
+
+def stream(seed: int, index: int) -> SplitMix64:
+    return SplitMix64.stream(seed, index)
+
+
+def shuffled_deck(rng: SplitMix64) -> list[int]:
+    """Fisher-Yates from the top of ``[0, 1, ..., 39]``, one draw per swap."""
+    deck = list(range(N_CARDS))
+    for i in range(N_CARDS - 1, 0, -1):
+        j = rng.below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# ---------------------------------------------------------------------------
+# Strategies
+# ---------------------------------------------------------------------------
+
+GREEDY_WEIGHTS = {"card": 100, "coin": 100, "settebello": 400, "primiera": 5, "scopa": 1000}
+
+
+def worth(card: int, w=GREEDY_WEIGHTS) -> int:
+    return (
+        w["card"]
+        + w["coin"] * is_coin(card)
+        + w["settebello"] * (card == SETTEBELLO)
+        + w["primiera"] * primiera_value(card)
+    )
+
+
+def greedy_score(move, table, is_last_play: bool, w=GREEDY_WEIGHTS) -> int:
+    card, captured = move
+    if not captured:
+        return -worth(card, w)
+    score = sum(worth(c, w) for c in captured) + worth(card, w)
+    clears = len(captured) == len(table)
+    if clears and not is_last_play:
+        score += w["scopa"]
+    return score
+
+
+def choose(strategy: str, moves, table, is_last_play: bool, rng: SplitMix64):
+    """The move a strategy plays, from the canonical list ``moves``.
+
+    Besides the names ``random`` and ``greedy``, a callable
+    ``strategy(moves, table, is_last_play, rng) -> move`` is accepted, so tests
+    can script a round.
+    """
+    if callable(strategy):
+        return strategy(moves, table, is_last_play, rng)
+    if strategy == "random":
+        return moves[rng.below(len(moves))]  # one draw even if len(moves) == 1
+    if strategy == "greedy":
+        best = moves[0]
+        best_score = greedy_score(best, table, is_last_play)
+        for move in moves[1:]:
+            score = greedy_score(move, table, is_last_play)
+            if score > best_score:  # strict: the first in canonical order wins a tie
+                best, best_score = move, score
+        return best
+    raise ValueError(f"unknown strategy {strategy!r}")
+
+
+# ---------------------------------------------------------------------------
+# A round
+# ---------------------------------------------------------------------------
+
+
+def primiera(pile) -> int:
+    """Sum over the four suits of the best primiera value in ``pile`` (0 if none)."""
+    total = 0
+    for s in range(4):
+        values = [primiera_value(c) for c in pile if suit(c) == s]
+        total += max(values) if values else 0
+    return total
+
+
+def strictly_ahead(counts) -> list[int]:
+    """1 for the one side strictly ahead of every other side, else 0 (ties score nobody)."""
+    top = max(counts)
+    return [int(x == top and counts.count(top) == 1) for x in counts]
+
+
+def side_columns(piles, scopas) -> dict:
+    """The per-side counts and points of ENGINE.md "End of round"."""
+    n_sides = len(piles)
+    cards = [len(p) for p in piles]
+    coins = [sum(1 for c in p if is_coin(c)) for p in piles]
+    sette = [int(SETTEBELLO in p) for p in piles]
+    prim = [primiera(p) for p in piles]
+    pt_cards, pt_coins, pt_prim = strictly_ahead(cards), strictly_ahead(coins), strictly_ahead(prim)
+    out = {}
+    for t in range(n_sides):
+        out[f"cards_{t}"] = cards[t]
+        out[f"coins_{t}"] = coins[t]
+        out[f"settebello_{t}"] = sette[t]
+        out[f"primiera_{t}"] = prim[t]
+        out[f"scopas_{t}"] = scopas[t]
+        out[f"pt_cards_{t}"] = pt_cards[t]
+        out[f"pt_coins_{t}"] = pt_coins[t]
+        out[f"pt_settebello_{t}"] = sette[t]
+        out[f"pt_primiera_{t}"] = pt_prim[t]
+        out[f"points_{t}"] = pt_cards[t] + pt_coins[t] + sette[t] + pt_prim[t] + scopas[t]
+    return out
+
+
+def play_round(deck, dealer, strategies, rules, rng, log=None) -> dict:
+    """Play one round from the explicit deck order ``deck``.
+
+    ``strategies`` names one strategy per seat; ``rng`` is the stream the
+    players draw from (after the shuffle, when simulating). If ``log`` is a
+    list, each play is appended to it as ``(seat, card, captured)``.
+    Returns the round's record: dealer, last_capturer, leftover, captures and
+    the per-side columns.
+    """
+    rules = from_rules(rules)
+    players = rules.players
+    if len(strategies) != players:
+        raise ValueError("one strategy per seat")
+    deck = list(deck)
+    if sorted(deck) != list(range(N_CARDS)):
+        raise ValueError("deck must be a permutation of 0..39")
+    if rules.table_size + rules.hand_size * players > len(deck):
+        raise ValueError("the first deal needs more cards than the deck has")
+
+    leader = (dealer + 1) % players
+
+    table = deck[: rules.table_size]
+    pos = rules.table_size
+    hands = [[] for _ in range(players)]
+
+    def deal():
+        nonlocal pos
+        n = rules.hand_size * players
+        if len(deck) - pos < n:
+            # ENGINE.md always deals hand_size * players cards; a short last
+            # deal is not specified, so the reference refuses to guess.
+            raise NotImplementedError("deck does not split into whole deals")
+        for k in range(n):  # one card at a time, leader first, in seat order
+            hands[(leader + k) % players].append(deck[pos])
+            pos += 1
+
+    def more_deals() -> bool:
+        return rules.refill and pos < len(deck)
+
+    deal()
+    piles = [[] for _ in range(rules.n_sides)]
+    scopas = [0] * rules.n_sides
+    last_capturer = -1
+    n_captures = 0
+    seat = leader
+    while True:
+        if all(not h for h in hands):
+            if more_deals():
+                deal()
+            else:
+                break
+        hand = hands[seat]
+        assert hand, "deals are whole, so the seat to play always has a card"
+        moves = legal_moves(hand, table)
+        is_last_play = (
+            len(hand) == 1
+            and all(not h for s, h in enumerate(hands) if s != seat)
+            and not more_deals()
+        )
+        card, captured = choose(strategies[seat], moves, table, is_last_play, rng)
+        assert (card, captured) in moves
+        if log is not None:
+            log.append((seat, card, captured))
+        hand.remove(card)
+        side = rules.teams[seat]
+        if captured:
+            for c in captured:
+                table.remove(c)
+            piles[side].extend(captured)
+            piles[side].append(card)
+            last_capturer = seat
+            n_captures += 1
+            if not table and not is_last_play:
+                scopas[side] += 1
+        else:
+            table.append(card)
+        seat = (seat + 1) % players
+
+    leftover = len(table)
+    if last_capturer != -1:
+        piles[rules.teams[last_capturer]].extend(table)
+        table = []
+    record = {
+        "dealer": dealer,
+        "last_capturer": last_capturer,
+        "leftover": leftover,
+        "captures": n_captures,
+    }
+    record.update(side_columns(piles, scopas))
+    return record
+
+
+# ---------------------------------------------------------------------------
+# Runs of rounds and of games
+# ---------------------------------------------------------------------------
+
+
+def simulate(rounds=None, games=None, strategies=("random", "greedy"), rules=None, seed=0):
+    """A run of ``rounds`` independent rounds or ``games`` games: a list of records.
+
+    Rounds: round ``i`` uses ``stream(seed, i)`` and is dealt by seat
+    ``i % players``. Games: game ``g`` uses ``stream(seed, g)`` for all its
+    rounds, its first round is dealt by seat ``g % players`` and the deal
+    moves one seat on each round; it ends at the end of a round where the top
+    total is at least the target and held by one side alone.
+    """
+    rules = from_rules(rules)
+    strategies = tuple(strategies)
+    if (rounds is None) == (games is None):
+        raise ValueError("give exactly one of rounds= and games=")
+    records = []
+    if rounds is not None:
+        for i in range(rounds):
+            rng = stream(seed, i)
+            deck = shuffled_deck(rng)
+            rec = play_round(deck, i % rules.players, strategies, rules, rng)
+            records.append({"round": i, **rec})
+        return records
+
+    running = 0
+    for g in range(games):
+        rng = stream(seed, g)
+        dealer = g % rules.players
+        totals = [0] * rules.n_sides
+        while True:
+            deck = shuffled_deck(rng)
+            rec = play_round(deck, dealer, strategies, rules, rng)
+            for t in range(rules.n_sides):
+                totals[t] += rec[f"points_{t}"]
+            row = {"round": running, "game": g, **rec}
+            for t in range(rules.n_sides):
+                row[f"score_{t}"] = totals[t]
+            records.append(row)
+            running += 1
+            top = max(totals)
+            if top >= rules.target and totals.count(top) == 1:
+                break
+            dealer = (dealer + 1) % rules.players
+    return records

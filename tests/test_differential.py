@@ -1,0 +1,195 @@
+"""The fast engine against the slow reference (tests/reference/engine.py).
+
+Legal moves are compared on many random positions; whole runs are compared
+row for row, column for column, for every strategy pair and rule set; a few
+rounds are compared move for move. A failure names the smallest case found.
+"""
+
+import random
+
+import pytest
+
+import scopa_sim
+
+try:
+    from tests.reference import engine as ref
+except ImportError:  # tests/ on sys.path instead of the repo root
+    from reference import engine as ref
+
+
+def norm_caps(caps):
+    return [tuple(int(x) for x in cap) for cap in caps]
+
+
+def norm_moves(moves):
+    return [(int(card), tuple(int(x) for x in cap)) for card, cap in moves]
+
+
+def show(cards):
+    return "[" + " ".join(ref.name(x) for x in sorted(cards)) + "]"
+
+
+# ---------------------------------------------------------------------------
+# Legal moves
+# ---------------------------------------------------------------------------
+
+
+def test_legal_captures_match_reference_on_random_positions():
+    rng = random.Random(20240601)
+    failures = []
+    for _ in range(20_000):
+        n = rng.randint(0, 15)
+        drawn = rng.sample(range(40), n + 1)
+        card, table = drawn[0], drawn[1:]
+        want = ref.captures(table, card)
+        got = scopa_sim.legal_captures(list(table), card)
+        if norm_caps(got) != want:
+            failures.append((len(table), table, card, got, want))
+    if failures:
+        n, table, card, got, want = min(failures, key=lambda f: (f[0], f[1]))
+        pytest.fail(
+            f"{len(failures)} of 20000 positions differ; smallest: table={sorted(table)} {show(table)} "
+            f"card={card} ({ref.name(card)}): fast={got} reference={want}"
+        )
+
+
+def test_legal_captures_return_tuples_and_accept_notation():
+    got = scopa_sim.legal_captures(["As", "6c", "5h"], "7s")
+    assert got == [(20, 35)] and isinstance(got, list) and isinstance(got[0], tuple)
+    assert scopa_sim.legal_captures([20, 35, 14], 4) == [(14,)]
+    assert scopa_sim.legal_captures([], 6) == []
+    assert scopa_sim.legal_captures([13, 22], 26) == [(13, 22)]  # 4h + 3s = 7s
+    assert scopa_sim.legal_captures(["4h", "3c", "7s"], "7h") == [(26,)]
+
+
+def test_legal_moves_match_reference_on_random_hands():
+    rng = random.Random(7)
+    failures = []
+    for _ in range(3_000):
+        h = rng.randint(1, 10)
+        n = rng.randint(0, 15)
+        drawn = rng.sample(range(40), h + n)
+        hand, table = drawn[:h], drawn[h:]
+        want = ref.legal_moves(hand, table)
+        got = scopa_sim.legal_moves(list(hand), list(table))
+        if norm_moves(got) != want:
+            failures.append((len(hand) + len(table), hand, table, got, want))
+    if failures:
+        _, hand, table, got, want = min(failures, key=lambda f: f[0])
+        pytest.fail(
+            f"{len(failures)} of 3000 positions differ; smallest: hand={sorted(hand)} {show(hand)} "
+            f"table={sorted(table)} {show(table)}: fast={got} reference={want}"
+        )
+
+
+def test_legal_moves_seed000_example():
+    # hand 5d 7s 2h, table As 6c 5h: trail 2h, 7s takes As + 6c, 5d takes 5h
+    got = norm_moves(scopa_sim.legal_moves(["5d", "7s", "2h"], ["As", "6c", "5h"]))
+    assert got == [(4, (14,)), (11, ()), (26, (20, 35))]
+
+
+# ---------------------------------------------------------------------------
+# Whole runs
+# ---------------------------------------------------------------------------
+
+RULES = {
+    "scopa": lambda: "scopa",
+    "3p": lambda: scopa_sim.Rules(players=3, teams=(0, 1, 2), hand_size=3, table_size=4),
+    "4p-teams": lambda: scopa_sim.Rules(players=4, teams=(0, 1, 0, 1), hand_size=3, table_size=4),
+    "4p-10cards": lambda: scopa_sim.Rules(players=4, teams=(0, 1, 0, 1), hand_size=10, table_size=0, refill=False),
+    "6p-teams": lambda: scopa_sim.Rules(players=6, teams=(0, 1, 2, 0, 1, 2), hand_size=3, table_size=4),
+}
+PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
+
+
+def ref_rules(rules):
+    if isinstance(rules, str):
+        rules = scopa_sim.Rules.preset(rules)
+    return ref.from_rules(rules)
+
+
+def per_seat(pair, players):
+    """Seat s plays pair[s % 2]: with two strategies, partners play alike."""
+    return tuple(pair[s % 2] for s in range(players))
+
+
+def compare_runs(df, want, what, deck_of=None):
+    """Row for row, column for column over the reference's columns."""
+    assert len(df) == len(want), f"{what}: {len(df)} rows, reference {len(want)}"
+    missing = [col for col in want[0] if col not in df.columns] if want else []
+    assert not missing, f"{what}: columns missing from simulate: {missing}"
+    got = df.to_dict("list")
+    for i, row in enumerate(want):
+        diff = {col: (int(got[col][i]), val) for col, val in row.items() if int(got[col][i]) != val}
+        if diff:
+            extra = f"; deck={deck_of(i)}" if deck_of else ""
+            pytest.fail(f"{what}: row {i} differs (column: (fast, reference)): {diff}{extra}")
+
+
+def first_move_difference(seed, index, strategies, rules, rrules):
+    """Where trace_round's moves leave the reference's, for a failure message."""
+    rng = ref.stream(seed, index)
+    deck = ref.shuffled_deck(rng)
+    log = []
+    ref.play_round(deck, index % rrules.players, strategies, rrules, rng, log=log)
+    try:
+        game = scopa_sim.trace_round(seed, index, strategies=strategies, rules=rules)
+        fast = [(int(s), int(c), tuple(int(x) for x in cap)) for s, c, cap in game.moves]
+    except Exception as exc:  # noqa: BLE001 - only for the message
+        return f"trace_round raised {exc!r}"
+    for k, (a, b) in enumerate(zip(fast, log)):
+        if a != b:
+            return f"play {k}: fast {a}, reference {b}; earlier plays {log[:k]}"
+    return "moves agree" if len(fast) == len(log) else f"{len(fast)} plays vs {len(log)}"
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids="-".join)
+@pytest.mark.parametrize("rules_id", list(RULES))
+def test_simulate_rounds_match_reference(rules_id, pair):
+    rules = RULES[rules_id]()
+    rrules = ref_rules(rules)
+    strategies = per_seat(pair, rrules.players)
+    seed = 1000 + 17 * list(RULES).index(rules_id) + PAIRS.index(pair)
+    n = 250
+    want = ref.simulate(rounds=n, strategies=strategies, rules=rrules, seed=seed)
+    df = scopa_sim.simulate(rounds=n, strategies=strategies, rules=rules, seed=seed)
+    assert list(df["round"]) == list(range(n))
+
+    def deck_of(i):
+        msg = first_move_difference(seed, i, strategies, rules, rrules)
+        return f"{ref.shuffled_deck(ref.stream(seed, i))} dealer={i % rrules.players}; {msg}"
+
+    compare_runs(df, want, f"simulate(rounds={n}, strategies={strategies}, rules={rules_id}, seed={seed})", deck_of)
+
+
+def test_default_preset_is_the_reference_default():
+    assert ref_rules("scopa") == ref.RefRules()
+
+
+@pytest.mark.parametrize("seed", [0, 2**32 + 1, 2**63 - 1])
+def test_simulate_seeds_use_64_bits(seed):
+    want = ref.simulate(rounds=20, strategies=("random", "greedy"), seed=seed)
+    df = scopa_sim.simulate(rounds=20, strategies=("random", "greedy"), rules="scopa", seed=seed)
+    compare_runs(df, want, f"seed={seed}")
+
+
+@pytest.mark.parametrize("rules_id", ["scopa", "4p-teams"])
+def test_simulate_games_match_reference(rules_id):
+    rules = RULES[rules_id]()
+    rrules = ref_rules(rules)
+    strategies = per_seat(("random", "greedy"), rrules.players)
+    want = ref.simulate(games=30, strategies=strategies, rules=rrules, seed=77)
+    df = scopa_sim.simulate(games=30, strategies=strategies, rules=rules, seed=77)
+    assert "game" in df.columns and f"score_{rrules.n_sides - 1}" in df.columns
+    compare_runs(df, want, f"simulate(games=30, rules={rules_id}, seed=77)")
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids="-".join)
+@pytest.mark.parametrize("rules_id", list(RULES))
+def test_trace_round_moves_match_reference(rules_id, pair):
+    rules = RULES[rules_id]()
+    rrules = ref_rules(rules)
+    strategies = per_seat(pair, rrules.players)
+    for index in range(4):
+        msg = first_move_difference(31, index, strategies, rules, rrules)
+        assert msg == "moves agree", f"rules={rules_id} strategies={strategies} seed=31 round={index}: {msg}"
