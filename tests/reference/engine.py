@@ -93,6 +93,10 @@ class RefRules:
             raise ValueError("sides must be numbered 0..n_sides-1")
 
 
+# Rule options of scopa_sim.Rules beyond ENGINE.md; the reference plays none.
+VARIANT_FLAGS = ("scopa_on_last_play", "fewest_cards", "ace_takes_all", "primiera_forfeit", "re_bello", "napola")
+
+
 def from_rules(obj) -> RefRules:
     """Copy the rule numbers out of a ``scopa_sim.Rules`` (or any look-alike).
 
@@ -102,6 +106,14 @@ def from_rules(obj) -> RefRules:
         return RefRules()
     if isinstance(obj, RefRules):
         return obj
+    # The reference plays only the rules ENGINE.md specifies; refuse variants
+    # rather than silently comparing them against plain Scopa.
+    for flag in VARIANT_FLAGS:
+        if getattr(obj, flag, False):
+            raise NotImplementedError(f"the reference does not play the {flag} variant")
+    scale = getattr(obj, "primiera_scale", None)
+    if scale is not None and tuple(scale) != tuple(PRIMIERA_BY_RANK[r] for r in range(1, 11)):
+        raise NotImplementedError("the reference plays only the standard primiera scale")
     players = int(obj.players)
     teams = getattr(obj, "teams", None)
     teams = tuple(range(players)) if teams is None else tuple(int(t) for t in teams)

@@ -1,0 +1,113 @@
+"""The Python face: notation, rules validation, strategies, simulate."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import scopa_sim
+from scopa_sim import Rules, card_name, parse_card, parse_cards, parse_strategy
+
+
+@pytest.mark.parametrize("token, card", [
+    ("7d", 6), ("7D", 6), ("7♦", 6), ("Kc", 39), ("10s", 29), ("As", 20), ("ah", 10),
+    ("Jd", 7), ("8d", 7), ("Q♣", 38), (0, 0), (39, 39)])
+def test_parse_card(token, card):
+    assert parse_card(token) == card
+
+
+@pytest.mark.parametrize("token", ["Xd", "7x", "11c", "0d", "", "7", 40, -1, "Kcc"])
+def test_bad_card_is_named_with_an_example(token):
+    with pytest.raises(ValueError, match=r"bad card .*e\.g\. 7d"):
+        parse_card(token)
+
+
+def test_card_names_round_trip():
+    assert [parse_card(card_name(c)) for c in range(40)] == list(range(40))
+    assert parse_cards("7d, Kc 2h") == [6, 39, 11]
+    with pytest.raises(ValueError, match="listed twice"):
+        parse_cards("7d 7♦")
+
+
+def test_rules_validation():
+    assert Rules.preset("scopa").n_sides == 2
+    with pytest.raises(ValueError, match="unknown rules preset 'scopaa'.*scopa"):
+        Rules.resolve("scopaa")
+    with pytest.raises(ValueError, match="players must be 2 to 6"):
+        Rules(players=7)
+    with pytest.raises(ValueError, match="do not divide"):
+        Rules(players=3, hand_size=5)
+    with pytest.raises(ValueError, match="must use all 40"):
+        Rules(players=4, teams=(0, 1, 0, 1), hand_size=9, table_size=0, refill=False)
+    with pytest.raises(ValueError, match="teams"):
+        Rules(players=4, teams=(0, 2, 0, 2))
+    with pytest.raises(ValueError, match="unknown rule option"):
+        Rules().with_options(colour="red")
+
+
+def test_strategy_notation():
+    s = parse_strategy("greedy:scopa=2000, coin=50")
+    assert s.name == "greedy" and dict(s.values)["scopa"] == 2000 and str(s) == "greedy:coin=50,scopa=2000"
+    with pytest.raises(ValueError, match="unknown strategy 'best'.*random, greedy"):
+        parse_strategy("best")
+    with pytest.raises(ValueError, match="no parameter 'x'.*card, coin"):
+        parse_strategy("greedy:x=1")
+    with pytest.raises(ValueError, match="needs a number"):
+        parse_strategy("greedy:coin=lots")
+
+
+def test_bad_input_to_the_api_is_a_value_error():
+    with pytest.raises(ValueError, match="both in the hand and on the table"):
+        scopa_sim.legal_moves("7d 2c", "7d 5s")
+    with pytest.raises(ValueError, match="both in the hand and on the table"):
+        scopa_sim.legal_captures("7d 5s", "7d")
+    with pytest.raises(ValueError, match="unknown rules preset"):
+        scopa_sim.simulate(rounds=10, rules="briscola")
+    with pytest.raises(ValueError, match="positive whole number"):
+        scopa_sim.simulate(rounds=0)
+    with pytest.raises(ValueError, match="either rounds or games"):
+        scopa_sim.simulate(rounds=1, games=1)
+    with pytest.raises(ValueError, match="seed"):
+        scopa_sim.simulate(rounds=1, seed=-1)
+    with pytest.raises(ValueError, match="one strategy per side"):
+        scopa_sim.simulate(rounds=1, strategies=("random", "random", "random"))
+
+
+def test_game_rejects_illegal_moves():
+    game = scopa_sim.Game.from_position(hands=["7d 2c", "Kc 3d"], table="3s 4h", dealer=1)
+    with pytest.raises(ValueError, match="cannot play Kc"):
+        game.play("Kc")
+    with pytest.raises(ValueError, match="cannot take"):
+        game.play("2c", "3s")
+    with pytest.raises(ValueError, match="in two places"):
+        scopa_sim.Game.from_position(hands=["7d", "7d"], table="")
+
+
+def test_simulate_schema_and_determinism():
+    df = scopa_sim.simulate(rounds=3000, strategies=("random", "greedy"), seed=7, batch_size=700)
+    assert len(df) == 3000 and list(df["round"]) == list(range(3000))
+    assert {"dealer", "last_capturer", "leftover", "captures", "points_0", "pt_primiera_1"} <= set(df)
+    again = scopa_sim.simulate(rounds=3000, strategies=("random", "greedy"), seed=7,
+                               batch_size=1000, workers=2)
+    pd.testing.assert_frame_equal(df, again)
+    other = scopa_sim.simulate(rounds=3000, strategies=("random", "greedy"), seed=8)
+    assert not df.equals(other)
+
+
+def test_games_end_at_the_target_with_a_clear_winner():
+    df = scopa_sim.simulate(games=300, strategies=("greedy", "random"), seed=3, batch_size=70)
+    last = df.groupby("game").tail(1)
+    assert list(last["game"]) == list(range(300))
+    top = np.maximum(last["score_0"], last["score_1"])
+    assert (top >= 11).all() and (last["score_0"] != last["score_1"]).all()
+    earlier = df.drop(last.index)
+    unfinished = (np.maximum(earlier["score_0"], earlier["score_1"]) < 11) | \
+        (earlier["score_0"] == earlier["score_1"])
+    assert unfinished.all()
+    assert (df.groupby("game")["dealer"].diff().dropna().abs() == 1).all()
+    same = scopa_sim.simulate(games=300, strategies=("greedy", "random"), seed=3, workers=2)
+    pd.testing.assert_frame_equal(df, same)
+
+
+def test_greedy_beats_random():
+    df = scopa_sim.simulate(rounds=4000, strategies=("greedy", "random"), seed=11)
+    margin = (df["points_0"] - df["points_1"]).mean()
+    assert margin > 0.5
