@@ -3,50 +3,54 @@ of (seed, first index, count, rules, strategies, parameters): round `i` (or
 game `i`) draws from stream (seed, i), so batches can run anywhere, in any
 order, any number of times, and give the same arrays.
 
-Results go into caller-owned arrays: `sides` (int16[rows, n_sides, N_SIDE])
-and `rounds` (int64[rows, N_ROUND]); `best` is the primiera lookup of the
-rules (`primiera_table`), and `scratch()` makes the rest.
+Results go into caller-owned arrays, a row per round, column-major so that
+each field is one contiguous column: `sides` (int16[n_sides, N_SIDE, rows])
+and `rounds` (int64[N_ROUND, rows]). `best` is the primiera lookup of the
+rules (`layout.primiera_table`); `scratch()` makes the rest.
 """
 import numpy as np
 
 from ._jit import alloc, kernel
-from .layout import MAX_MOVES, N_CARDS, Q_GAME, Q_ROUND, R_PLAYERS
+from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE, Q_GAME, Q_ROUND, R_PLAYERS
 from .rng import stream
-from .round import WORK, new_deck, play_game, play_round
+from .round import WORK, new_deck, play_game, play_round, store_round
 
 
 @alloc
 def scratch():
-    """Fresh scratch arrays for one batch: rng, deck, sets, work, cards, takes, log."""
+    """Fresh scratch arrays for one batch: rng, deck, sets, work, cards, takes,
+    log, out (one round's side results), info (one round's fields)."""
     return (np.zeros(1, np.uint64), np.zeros(N_CARDS, np.int64),
             np.zeros(12, np.uint64), np.zeros(WORK, np.int64),
             np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64),
-            np.zeros((N_CARDS, 3), np.int64))
+            np.zeros((N_CARDS, 3), np.int64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
+            np.zeros(N_ROUND, np.int64))
 
 
 @kernel
 def simulate_rounds(seed, first, rules, strategies, params, best, sides, rounds,
-                    rng, deck, sets, work, cards, takes, log):
-    """Rounds first..first+len(rounds)-1 of run `seed`; round i is dealt by seat
-    i % players."""
-    for k in range(rounds.shape[0]):
+                    rng, deck, sets, work, cards, takes, log, out, info):
+    """Rounds first.. of run `seed`, one per column of `rounds`; round i is
+    dealt by seat i % players."""
+    for k in range(rounds.shape[1]):
         i = first + k
         stream(seed, i, rng)
         new_deck(deck, rng)
         play_round(deck, i % rules[R_PLAYERS], rules, strategies, params, best, rng,
-                   sets, work, cards, takes, log, sides[k], rounds[k])
-        rounds[k, Q_ROUND] = i
-        rounds[k, Q_GAME] = -1
+                   sets, work, cards, takes, log, out, info)
+        info[Q_ROUND] = i
+        info[Q_GAME] = -1
+        store_round(out, info, sides, rounds, k)
 
 
 @kernel
 def simulate_games(seed, first, count, rules, strategies, params, best, sides, rounds,
-                   scores, rng, deck, sets, work, cards, takes, log):
+                   scores, rng, deck, sets, work, cards, takes, log, out, info):
     """Games first..first+count-1 of run `seed`, one row per round played.
 
     Game g draws all its rounds from stream (seed, g); its first dealer is
-    seat g % players. `rounds[:, Q_ROUND]` numbers the batch's rows from 0
-    (the runner offsets it); `rounds[:, Q_GAME]` is the game index. Returns
+    seat g % players. `rounds[Q_ROUND]` is the round's number within its
+    game (from 0), `rounds[Q_GAME]` the game index. Returns
     the number of rows, or -1 if the arrays were too small (call again with
     bigger ones).
     """
@@ -55,12 +59,12 @@ def simulate_games(seed, first, count, rules, strategies, params, best, sides, r
         g = first + k
         stream(seed, g, rng)
         end = play_game(g % rules[R_PLAYERS], rules, strategies, params, best,
-                        rng, deck, sets, work, cards, takes, log, scores,
+                        rng, deck, sets, work, cards, takes, log, out, info, scores,
                         sides, rounds, row)
         if end < 0:
             return -1
         for r in range(row, end):
-            rounds[r, Q_ROUND] = r
-            rounds[r, Q_GAME] = g
+            rounds[Q_ROUND, r] = r - row
+            rounds[Q_GAME, r] = g
         row = end
     return row

@@ -120,9 +120,20 @@ def new_deck(deck, rng):
 
 
 @kernel
+def store_round(out, info, sides, rounds, row):
+    """Copy one round's results (out[side, S_*], info[Q_*]) into column
+    `row` of the batch arrays sides[side, S_*, row], rounds[Q_*, row]."""
+    for t in range(sides.shape[0]):
+        for f in range(sides.shape[1]):
+            sides[t, f, row] = out[t, f]
+    for f in range(rounds.shape[0]):
+        rounds[f, row] = info[f]
+
+
+@kernel
 def play_game(first_dealer, rules, strategies, params, best, rng, deck,
-              sets, work, cards, takes, log, scores, sides, rounds, row):
-    """Play a game's rounds into `sides[row:]`/`rounds[row:]` until it ends.
+              sets, work, cards, takes, log, out, info, scores, sides, rounds, row):
+    """Play a game's rounds into columns `row`.. of sides/rounds until it ends.
 
     Returns the row after the game's last round, or -1 when the arrays run
     out of room (the caller grows them and replays from the same stream).
@@ -131,14 +142,15 @@ def play_game(first_dealer, rules, strategies, params, best, rng, deck,
     scores[:] = 0
     dealer = first_dealer
     while True:
-        if row == sides.shape[0]:
+        if row == rounds.shape[1]:
             return -1
         new_deck(deck, rng)
         play_round(deck, dealer, rules, strategies, params, best, rng,
-                   sets, work, cards, takes, log, sides[row], rounds[row])
+                   sets, work, cards, takes, log, out, info)
         for t in range(n_sides):
-            scores[t] += sides[row, t, S_POINTS]
-            sides[row, t, S_SCORE] = scores[t]
+            scores[t] += out[t, S_POINTS]
+            out[t, S_SCORE] = scores[t]
+        store_round(out, info, sides, rounds, row)
         row += 1
         dealer = (dealer + 1) % rules[R_PLAYERS]
         if game_over(scores, n_sides, rules[R_TARGET]):

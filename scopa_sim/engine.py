@@ -31,7 +31,7 @@ class _Buffers:
 
     def __init__(self):
         (self.rng, self.deck, self.sets, self.work, self.cards, self.takes,
-         self.log) = kernels.scratch()
+         self.log, self.out, self.info) = kernels.scratch()
 
 
 def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:

@@ -53,12 +53,12 @@ class Rules:
         elif self.table_size + dealt != L.N_CARDS:
             fail(f"without new deals, {self.table_size} to the table and {self.hand_size} to each of "
                  f"{self.players} players must use all 40 cards (they use {self.table_size + dealt})")
-        if self.target < 1:
-            fail("target must be at least 1")
+        if not 1 <= self.target <= 1000:
+            fail("target must be 1 to 1000")
         scale = tuple(int(v) for v in self.primiera_scale)
         object.__setattr__(self, "primiera_scale", scale)
-        if len(scale) != 10 or min(scale) < 1:
-            fail("primiera_scale gives a positive value for each rank 1..10")
+        if len(scale) != 10 or min(scale) < 1 or max(scale) > 1000:
+            fail("primiera_scale gives a value 1..1000 for each rank 1..10")
 
     @property
     def n_sides(self) -> int:

@@ -64,40 +64,47 @@ class RunSpec:
 
 
 def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
-    """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND])."""
+    """Batch `b` of a run: (sides int16[n_sides, N_SIDE, rows], rounds int64[N_ROUND, rows])."""
     first, count = spec.batch_range(b)
     rules, ids, params, best = spec.packed()
     n_sides = spec.rules.n_sides
     seed = np.uint64(spec.seed)
     if not spec.games:
-        sides = np.zeros((count, n_sides, L.N_SIDE), np.int16)
-        rounds = np.zeros((count, L.N_ROUND), np.int64)
+        sides = np.zeros((n_sides, L.N_SIDE, count), np.int16)
+        rounds = np.zeros((L.N_ROUND, count), np.int64)
         kernels.simulate_rounds(seed, first, rules, ids, params, best, sides, rounds,
                                 *kernels.scratch())
         return sides, rounds
     capacity = 8 * count + 64
     while True:
-        sides = np.zeros((capacity, n_sides, L.N_SIDE), np.int16)
-        rounds = np.zeros((capacity, L.N_ROUND), np.int64)
+        sides = np.zeros((n_sides, L.N_SIDE, capacity), np.int16)
+        rounds = np.zeros((L.N_ROUND, capacity), np.int64)
         rows = kernels.simulate_games(seed, first, count, rules, ids, params, best, sides,
                                       rounds, np.zeros(n_sides, np.int64), *kernels.scratch())
         if rows >= 0:
-            return sides[:rows], rounds[:rows]
+            return sides[:, :, :rows], rounds[:, :rows]
         capacity *= 4
 
 
-def frame(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> pd.DataFrame:
-    """A batch's arrays as a DataFrame: round columns, then per-side columns."""
+def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, np.ndarray]:
+    """A batch's arrays as named columns: the round fields (`round`, `game`
+    int64, the rest int8), then each side's fields (`points_0`, ... int16,
+    views of `sides`)."""
     cols = {}
     for f, name in enumerate(L.ROUND_FIELDS):
         if name == "game" and not spec.games:
             continue
-        cols[name] = rounds[:, f]
+        cols[name] = rounds[f] if name in ("round", "game") else rounds[f].astype(np.int8)
     fields = side_fields(spec.rules) + (["score"] if spec.games else [])
     for t in range(spec.rules.n_sides):
         for name in fields:
-            cols[f"{name}_{t}"] = sides[:, t, L.SIDE_FIELDS.index(name)]
-    return pd.DataFrame(cols)
+            cols[f"{name}_{t}"] = sides[t, L.SIDE_FIELDS.index(name)]
+    return cols
+
+
+def frame(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> pd.DataFrame:
+    """A batch's arrays as a DataFrame (see `columns`)."""
+    return pd.DataFrame(columns(spec, sides, rounds))
 
 
 def run_batches(spec: RunSpec, batches: Iterable[int], workers: int = 1) -> Iterable[tuple[int, np.ndarray, np.ndarray]]:
@@ -121,20 +128,18 @@ def simulate(rounds: int | None = None, games: int | None = None,
              strategies=("random", "greedy"), rules: str | Rules = "scopa", seed: int = 0,
              workers: int = 1, batch_size: int = DEFAULT_BATCH,
              progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """Simulate `rounds` rounds (or `games` games) and return one row per round.
+    """Simulate `rounds` rounds (or `games` games) and return one row per round
+    (with games, `game` is the game index and `round` the round within it).
 
     Strategies: one per side (or per seat), e.g. ("random", "greedy:scopa=2000").
     The same seed gives the same rows for any `workers` and `batch_size`.
     """
     spec = RunSpec.make(rounds, games, strategies, rules, seed, batch_size)
-    parts, offset = [], 0
+    parts = []
     for _, sides, rnds in run_batches(spec, range(spec.n_batches), workers):
-        if spec.games:
-            rnds[:, L.Q_ROUND] += offset
-            offset += len(rnds)
         parts.append(frame(spec, sides, rnds))
         if progress:
-            progress(len(rnds))
+            progress(rnds.shape[1])
     return pd.concat(parts, ignore_index=True)
 
 
@@ -144,8 +149,8 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
     through the checked `Game` (so an illegal kernel move raises)."""
     spec = RunSpec.make(rounds=index + 1, strategies=strategies, rules=rules, seed=seed)
     rules_v, ids, params, best = spec.packed()
-    sides = np.zeros((1, spec.rules.n_sides, L.N_SIDE), np.int16)
-    rounds = np.zeros((1, L.N_ROUND), np.int64)
+    sides = np.zeros((spec.rules.n_sides, L.N_SIDE, 1), np.int16)
+    rounds = np.zeros((L.N_ROUND, 1), np.int64)
     scratch = kernels.scratch()
     kernels.simulate_rounds(np.uint64(seed), index, rules_v, ids, params, best, sides, rounds,
                             *scratch)

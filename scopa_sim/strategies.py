@@ -74,11 +74,25 @@ def parse_strategy(text: str | Strategy) -> Strategy:
     return Strategy(spec, tuple(values.items()))
 
 
+def split_strategies(text: str) -> list[str]:
+    """"random,greedy:scopa=2,coin=3,random" -> ["random", "greedy:scopa=2,coin=3", "random"]:
+    a comma starts a new strategy unless what follows is another key=value."""
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if out and "=" in part and ":" not in part:
+            out[-1] += "," + part
+        elif part:
+            out.append(part)
+    return out
+
+
 def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Strategy]]:
     """Strategy ids and parameter rows per seat, from one strategy per side
     (partners play alike) or one per seat."""
-    if isinstance(strategies, (str, Strategy)):
-        strategies = [s for s in str(strategies).split(",")] if isinstance(strategies, str) else [strategies]
+    if isinstance(strategies, str):
+        strategies = split_strategies(strategies)
+    elif isinstance(strategies, Strategy):
+        strategies = [strategies]
     parsed = [parse_strategy(s) for s in strategies]
     if len(parsed) == rules.n_sides:
         seats = [parsed[side] for side in rules.teams]

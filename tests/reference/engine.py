@@ -91,6 +91,14 @@ class RefRules:
             raise ValueError("teams must give one side per seat")
         if sorted(set(teams)) != list(range(self.n_sides)):
             raise ValueError("sides must be numbered 0..n_sides-1")
+        # ENGINE.md deals whole rounds of hand_size * players cards and ends
+        # the round when "every hand is empty and the deck is exhausted"; it
+        # says nothing of a short last deal or of cards never dealt, so the
+        # reference accepts only rules where every card is dealt in whole deals.
+        per_deal = self.hand_size * self.players
+        rest = N_CARDS - self.table_size
+        if per_deal < 1 or rest < per_deal or rest % per_deal or (not self.refill and rest != per_deal):
+            raise NotImplementedError("the reference needs the 40 cards to go out in whole deals")
 
 
 # Rule options of scopa_sim.Rules beyond ENGINE.md; the reference plays none.
@@ -339,8 +347,6 @@ def play_round(deck, dealer, strategies, rules, rng, log=None) -> dict:
     deck = list(deck)
     if sorted(deck) != list(range(N_CARDS)):
         raise ValueError("deck must be a permutation of 0..39")
-    if rules.table_size + rules.hand_size * players > len(deck):
-        raise ValueError("the first deal needs more cards than the deck has")
 
     leader = (dealer + 1) % players
 
@@ -351,10 +357,7 @@ def play_round(deck, dealer, strategies, rules, rng, log=None) -> dict:
     def deal():
         nonlocal pos
         n = rules.hand_size * players
-        if len(deck) - pos < n:
-            # ENGINE.md always deals hand_size * players cards; a short last
-            # deal is not specified, so the reference refuses to guess.
-            raise NotImplementedError("deck does not split into whole deals")
+        assert len(deck) - pos >= n  # RefRules admits only whole deals
         for k in range(n):  # one card at a time, leader first, in seat order
             hands[(leader + k) % players].append(deck[pos])
             pos += 1

@@ -429,3 +429,16 @@ def test_runs_are_reproducible_and_seed_dependent():
     assert a != ref.simulate(rounds=5, strategies=("random", "random"), seed=2)
     # round i depends only on (seed, i)
     assert ref.simulate(rounds=3, strategies=("random", "random"), seed=1) == a[:3]
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(players=2, hand_size=3, table_size=0),  # 40 = 6 * 6 + 4: a short last deal
+        dict(players=2, refill=False),  # 30 cards never dealt
+        dict(players=3, teams=(0, 1, 2), n_sides=3, hand_size=3, table_size=0),  # 40 = 4 * 9 + 4
+    ],
+)
+def test_rules_that_do_not_deal_every_card_in_whole_deals_are_refused(kw):
+    with pytest.raises(NotImplementedError):
+        ref.RefRules(**kw)
