@@ -2,7 +2,7 @@
 
     >>> import scopa_sim
     >>> scopa_sim.legal_captures("As 6c 5h", "7s")
-    [(5, 30)]
+    [(20, 35)]
     >>> df = scopa_sim.simulate(rounds=10_000, strategies=("random", "greedy"), seed=1)
 """
 from .cards import card_name, parse_card, parse_cards

@@ -445,21 +445,19 @@ def simulate(rounds=None, games=None, strategies=("random", "greedy"), rules=Non
             records.append({"round": i, **rec})
         return records
 
-    running = 0
     for g in range(games):
         rng = stream(seed, g)
         dealer = g % rules.players
         totals = [0] * rules.n_sides
-        while True:
+        for number in itertools.count():
             deck = shuffled_deck(rng)
             rec = play_round(deck, dealer, strategies, rules, rng)
             for t in range(rules.n_sides):
                 totals[t] += rec[f"points_{t}"]
-            row = {"round": running, "game": g, **rec}
+            row = {"round": number, "game": g, **rec}
             for t in range(rules.n_sides):
                 row[f"score_{t}"] = totals[t]
             records.append(row)
-            running += 1
             top = max(totals)
             if top >= rules.target and totals.count(top) == 1:
                 break
