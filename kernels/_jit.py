@@ -8,7 +8,10 @@ made by the caller (`alloc` functions, or Python). No `fastmath`, no
 `parallel`: a batch is serial; parallelism lives in the runner.
 
 `alloc`: the same, with reference counting, for the few functions that make
-arrays (scratch space); never called from a `kernel`.
+arrays (scratch space); never called from a `kernel`. `outlined`: a kernel
+compiled as a function of its own, not inlined: for big kernels (a round,
+a search), where inlining costs compile time and saves nothing, and for
+recursive ones.
 """
 import functools
 
@@ -17,3 +20,4 @@ import numba
 kernel = functools.partial(numba.njit, cache=True, nogil=True, _nrt=False,
                            inline="always")
 alloc = functools.partial(numba.njit, cache=True, nogil=True)
+outlined = functools.partial(numba.njit, cache=True, nogil=True, _nrt=False)

@@ -10,26 +10,30 @@ rules (`layout.primiera_table`); `scratch()` makes the rest.
 """
 import numpy as np
 
-from ._jit import alloc, kernel
+from ._jit import alloc, outlined
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE, Q_GAME, Q_ROUND, R_PLAYERS
 from .rng import stream
-from .round import WORK, new_deck, play_game, play_round, store_round
+from .moves import W_SIZE
+from .position import POS_SIZE
+from .round import new_deck, play_game, play_round, store_round
+from .search import search_scratch
 
 
 @alloc
 def scratch():
-    """Fresh scratch arrays for one batch: rng, deck, sets, work, cards, takes,
-    log, out (one round's side results), info (one round's fields)."""
+    """Fresh scratch arrays for one batch: rng, deck, pos, work, cards, takes,
+    log, out (one round's side results), info (one round's fields), search
+    (the search strategies' scratch tuple)."""
     return (np.zeros(1, np.uint64), np.zeros(N_CARDS, np.int64),
-            np.zeros(12, np.uint64), np.zeros(WORK, np.int64),
+            np.zeros(POS_SIZE, np.uint64), np.zeros(W_SIZE, np.int64),
             np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64),
             np.zeros((N_CARDS, 3), np.int64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
-            np.zeros(N_ROUND, np.int64))
+            np.zeros(N_ROUND, np.int64), search_scratch())
 
 
-@kernel
+@outlined
 def simulate_rounds(seed, first, rules, strategies, params, best, sides, rounds,
-                    rng, deck, sets, work, cards, takes, log, out, info):
+                    rng, deck, pos, work, cards, takes, log, out, info, search):
     """Rounds first.. of run `seed`, one per column of `rounds`; round i is
     dealt by seat i % players."""
     for k in range(rounds.shape[1]):
@@ -37,15 +41,15 @@ def simulate_rounds(seed, first, rules, strategies, params, best, sides, rounds,
         stream(seed, i, rng)
         new_deck(deck, rng)
         play_round(deck, i % rules[R_PLAYERS], rules, strategies, params, best, rng,
-                   sets, work, cards, takes, log, out, info)
+                   pos, work, cards, takes, log, out, info, search)
         info[Q_ROUND] = i
         info[Q_GAME] = -1
         store_round(out, info, sides, rounds, k)
 
 
-@kernel
+@outlined
 def simulate_games(seed, first, count, rules, strategies, params, best, sides, rounds,
-                   scores, rng, deck, sets, work, cards, takes, log, out, info):
+                   scores, rng, deck, pos, work, cards, takes, log, out, info, search):
     """Games first..first+count-1 of run `seed`, one row per round played.
 
     Game g draws all its rounds from stream (seed, g); its first dealer is
@@ -59,7 +63,7 @@ def simulate_games(seed, first, count, rules, strategies, params, best, sides, r
         g = first + k
         stream(seed, g, rng)
         end = play_game(g % rules[R_PLAYERS], rules, strategies, params, best,
-                        rng, deck, sets, work, cards, takes, log, out, info, scores,
+                        rng, deck, pos, work, cards, takes, log, out, info, search, scores,
                         sides, rounds, row)
         if end < 0:
             return -1

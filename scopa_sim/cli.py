@@ -150,12 +150,14 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
             raise click.BadParameter(f"{seed!r} is not a whole number 0..2**64-1",
                                      param_hint="--seed")
         rules = parse_rule_options(rules_name, rule_options)
-        size = batch_size or (DEFAULT_BATCH if games is None else DEFAULT_BATCH // 4)
+        size = (batch_size if batch_size is not None       # --batch-size 0 is an error
+                else DEFAULT_BATCH if games is None else DEFAULT_BATCH // 4)
         spec = RunSpec.make(rounds, games, strategies, rules, int(seed), size)
         run = Run.create(out_dir or default_out(spec), spec, overwrite=overwrite)
     if not quiet:
         err.print(f"run {run.root}  seed {run.spec.seed}  {run.spec.units:,} "
-                  f"{'games' if run.spec.games else 'rounds'}  {workers} worker(s)")
+                  f"{'games' if run.spec.games else 'rounds'}  {workers} worker(s)",
+                  soft_wrap=True, markup=False)      # no wrapping, no markup: paths verbatim
     result = execute(run, workers, quiet)
     print_summary(run, result, fmt)
 
@@ -206,7 +208,8 @@ def execute(run: Run, workers: int, quiet: bool) -> dict:
             run.clean_temporaries()
             left = len(run.missing_batches())
             err.print(f"interrupted: {spec.n_batches - left} of {spec.n_batches} batches are "
-                      f"saved; finish with: scopa-sim simulate --resume {run.root}")
+                      f"saved; finish with: scopa-sim simulate --resume {run.root}",
+                      soft_wrap=True, markup=False)
             raise
         finally:
             signal.signal(signal.SIGTERM, previous)
@@ -279,3 +282,11 @@ def strategies_cmd():
         table.add_row(s.name, s.description,
                       ", ".join(f"{k}={v:g}" for k, v in s.params.items()) or "-")
     out.print(table)
+
+
+from .cli_analysis import register  # noqa: E402  (analysis commands live apart)
+
+register(main)
+
+if __name__ == "__main__":
+    main()

@@ -30,8 +30,8 @@ class _Buffers:
     """Scratch arrays for kernel calls from Python (one set per call site)."""
 
     def __init__(self):
-        (self.rng, self.deck, self.sets, self.work, self.cards, self.takes,
-         self.log, self.out, self.info) = kernels.scratch()
+        (self.rng, self.deck, self.pos, self.work, self.cards, self.takes,
+         self.log, self.out, self.info, self.search) = kernels.scratch()
 
 
 def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:

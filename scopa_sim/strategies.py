@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .kernels import layout, strategies as kernel_ids
+from .kernels import ids, layout
 
 
 @dataclass(frozen=True)
@@ -19,15 +19,27 @@ class StrategySpec:
     params: dict[str, float] = field(default_factory=dict)
 
 
-REGISTRY = {s.name: s for s in (
-    StrategySpec("random", kernel_ids.RANDOM,
-                 "uniform over all legal moves (a move is a card and a capture set)"),
-    StrategySpec("greedy", kernel_ids.GREEDY,
-                 "best immediate gain: scopa, then settebello, cards, coins, primiera; "
-                 "trails its least valuable card",
-                 {"card": 100.0, "coin": 100.0, "settebello": 400.0, "primiera": 5.0,
-                  "scopa": 1000.0}),
-)}
+DESCRIPTIONS = {
+    "random": "uniform over all legal moves (a move is a card and a capture set)",
+    "greedy": "best immediate gain: scopa, then settebello, cards, coins, primiera; "
+              "trails its least valuable card",
+    "heuristic": "greedy's gain minus flat costs for what the move leaves open: a table "
+                 "of 10 or less (a sweep), exposed sevens, coins and the settebello",
+    "counter": "heuristic with card counting: each cost times the chance, from the unseen "
+               "cards, that the next player holds a card that takes it",
+    "pimc": "determinized Monte Carlo: deal the unseen cards at random `samples` times, "
+            "play each move out with the `rollout` strategy, best mean margin; exact "
+            "endgame when nothing is hidden",
+    "ismcts": "single-observer information-set MCTS with `iterations` sampled deals, "
+              "UCB `exploration`, `rollout` strategy; exact endgame when nothing is hidden",
+    "endgame": "exact minimax on the round margin once no card is hidden (at most "
+               "`max_cards` in hands); the `fallback` strategy before",
+}
+ROLLOUT_PARAMS = {"rollout", "fallback"}          # values are strategy names or ids
+FAST = ("random", "greedy", "heuristic", "counter")
+
+REGISTRY = {name: StrategySpec(name, i, DESCRIPTIONS[name], dict(ids.PARAMS[i]))
+            for i, name in enumerate(ids.NAMES)}
 
 
 @dataclass(frozen=True)
@@ -46,7 +58,8 @@ class Strategy:
         return v
 
     def __str__(self) -> str:
-        changed = [f"{k}={v:g}" for k, v in self.values if v != self.spec.params[k]]
+        changed = [f"{k}={ids.NAMES[int(v)] if k in ROLLOUT_PARAMS else format(v, 'g')}"
+                   for k, v in self.values if v != self.spec.params[k]]
         return self.name + (":" + ",".join(changed) if changed else "")
 
 
@@ -65,13 +78,28 @@ def parse_strategy(text: str | Strategy) -> Strategy:
         if key not in values:
             valid = ", ".join(spec.params) or "none"
             raise ValueError(f"strategy {spec.name} has no parameter {key!r} (parameters: {valid})")
-        try:
-            values[key] = float(value) if eq else float("nan")
-        except ValueError:
-            raise ValueError(f"parameter {key} of {spec.name} needs a number, e.g. {key}=2") from None
-        if values[key] != values[key]:
-            raise ValueError(f"parameter {key} of {spec.name} needs a number, e.g. {key}=2")
+        values[key] = _param_value(spec, key, value.strip() if eq else "")
     return Strategy(spec, tuple(values.items()))
+
+
+def _param_value(spec: StrategySpec, key: str, text: str) -> float:
+    if key in ROLLOUT_PARAMS:
+        if text not in FAST:
+            raise ValueError(f"parameter {key} of {spec.name} names a fast strategy: "
+                             f"{', '.join(FAST)}")
+        return float(ids.NAMES.index(text))
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"parameter {key} of {spec.name} needs a number, e.g. {key}=2") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"parameter {key} of {spec.name} needs a number, e.g. {key}=2")
+    if key in ("samples", "iterations", "max_cards") and not (1 <= value <= LIMITS[key]):
+        raise ValueError(f"parameter {key} of {spec.name} must be 1..{LIMITS[key]}")
+    return value
+
+
+LIMITS = {"samples": 100_000, "iterations": 30_000, "max_cards": 16}
 
 
 def split_strategies(text: str) -> list[str]:

@@ -1,0 +1,111 @@
+"""A round in progress: one uint64 array holds the whole position, so that
+search strategies can copy it, play on, and throw the copy away.
+
+    pos[HAND + seat]    seat's hand (card set), seats 0..5
+    pos[PILE + side]    side's captured pile (card set), sides 0..5
+    pos[TABLE]          the table (card set)
+    pos[SCOPAS + side]  side's scopas so far
+    pos[LAST]           last capturer's seat + 1 (0: nobody yet)
+    pos[TURN]           seat to play
+    pos[PLAYS]          plays made so far
+    pos[TOTAL]          plays in the whole round
+    pos[DECK]           deck index of the next card to deal
+    pos[CAPTURES]       capturing plays so far
+    pos[DEALER]         seat that dealt
+
+The deck order lives beside it (int64[40]); cards below `pos[DECK]` are dealt.
+"""
+import numpy as np
+
+from ._jit import kernel
+from .bits import ONE, ZERO, popcount
+from .layout import ALL_CARDS, N_CARDS, R_HAND, R_PLAYERS, R_REFILL, R_TABLE, R_TEAM
+from .moves import clears_for_scopa
+
+HAND, PILE, TABLE, SCOPAS = 0, 6, 12, 13
+LAST, TURN, PLAYS, TOTAL, DECK, CAPTURES, DEALER = 19, 20, 21, 22, 23, 24, 25
+POS_SIZE = 26
+
+
+@kernel
+def deal(pos, deck, rules):
+    """A hand to every player, one card at a time from the leader."""
+    n = rules[R_PLAYERS]
+    at = np.int64(pos[DECK])
+    leader = (np.int64(pos[DEALER]) + 1) % n
+    for _ in range(rules[R_HAND]):
+        for i in range(n):
+            pos[HAND + (leader + i) % n] |= ONE << np.uint64(deck[at])
+            at += 1
+    pos[DECK] = at
+    pos[TURN] = leader
+
+
+@kernel
+def start_round(pos, deck, dealer, rules):
+    """The position after the table cards and the first hands are dealt."""
+    pos[:] = ZERO
+    table = ZERO
+    for i in range(rules[R_TABLE]):
+        table |= ONE << np.uint64(deck[i])
+    pos[TABLE] = table
+    pos[DECK] = rules[R_TABLE]
+    pos[DEALER] = dealer
+    dealt = N_CARDS - rules[R_TABLE] if rules[R_REFILL] else rules[R_PLAYERS] * rules[R_HAND]
+    pos[TOTAL] = dealt
+    deal(pos, deck, rules)
+
+
+@kernel
+def is_over(pos):
+    return pos[PLAYS] == pos[TOTAL]
+
+
+@kernel
+def is_last_play(pos):
+    """Whether the next play is the round's last."""
+    return pos[PLAYS] + ONE == pos[TOTAL]
+
+
+@kernel
+def play_move(pos, deck, rules, card, take):
+    """Play `card` capturing `take` (0: a trail) for the seat to move; pass the
+    turn, and deal new hands when all are empty and the deck lasts."""
+    n = rules[R_PLAYERS]
+    seat = np.int64(pos[TURN])
+    card_set = ONE << np.uint64(card)
+    table = pos[TABLE]
+    pos[HAND + seat] ^= card_set
+    if take:
+        side = rules[R_TEAM + seat]
+        if clears_for_scopa(table, take, card, is_last_play(pos), rules):
+            pos[SCOPAS + side] += ONE
+        pos[TABLE] = table ^ take
+        pos[PILE + side] |= take | card_set
+        pos[LAST] = seat + 1
+        pos[CAPTURES] += ONE
+    else:
+        pos[TABLE] = table | card_set
+    pos[PLAYS] += ONE
+    pos[TURN] = seat + 1 if seat + 1 < n else 0
+    if pos[PLAYS] < pos[TOTAL] and pos[HAND + pos[TURN]] == ZERO:
+        deal(pos, deck, rules)
+
+
+@kernel
+def finish_round(pos, rules):
+    """Give the table to the last capturer's side; return how many cards were left."""
+    leftover = popcount(pos[TABLE])
+    if pos[LAST]:
+        pos[PILE + rules[R_TEAM + np.int64(pos[LAST]) - 1]] |= pos[TABLE]
+        pos[TABLE] = ZERO
+    return leftover
+
+
+@kernel
+def unseen(pos, seat):
+    """Cards `seat` has not seen: not in its hand, on the table or in any pile."""
+    seen = pos[HAND + seat] | pos[TABLE]
+    for t in range(6):
+        seen |= pos[PILE + t]
+    return ALL_CARDS & ~seen

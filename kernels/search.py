@@ -1,0 +1,346 @@
+"""Search strategies: determinized Monte Carlo (pimc), single-observer ISMCTS
+(ismcts) and an exact endgame (endgame).
+
+They see what their seat sees (`position.unseen`): a determinization deals
+the unseen cards at random to the other hands (their sizes are public) and to
+the undealt deck; a rollout plays the round out with a fast strategy. When no
+card is hidden any more (the deck is out and only one other seat holds
+cards), `endgame` solves the rest of the round exactly by minimax on the
+round point margin. All scratch space is in `search_scratch()`:
+
+    spos, rpos   determinized / rollout positions (uint64[POS_SIZE])
+    sdeck, rdeck their deck orders (int64[40])
+    rcards, rtakes  move lists of rollouts and the endgame's plies
+    totals       per root move sums (float64[MAX_MOVES])
+    sout         one rollout's scores (int16[6, N_SIDE])
+    tree         ISMCTS nodes: int64[TREE, 6] (card, take, parent, child,
+                 sibling, side) and float64[TREE, 3] (visits, availability,
+                 reward)
+    stack        endgame positions by depth (uint64[MAX_DEPTH, POS_SIZE])
+"""
+import numpy as np
+
+from ._jit import alloc, kernel, outlined
+from .bits import ONE, ZERO, lowest, popcount
+from .heuristics import choose_fast
+from .ids import (
+    DEFAULTS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS, P_MAX_CARDS, P_ROLLOUT, P_SAMPLES,
+    P_USE_ENDGAME)
+from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM, S_POINTS
+from .moves import legal_moves
+from .position import (
+    DECK, HAND, PILE, POS_SIZE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move, unseen)
+from .rng import below
+from .scoring import score_round
+
+TREE = 1 << 15                      # ISMCTS nodes: iterations are capped below this
+MAX_DEPTH = 48
+MOST_CAPTURES = 1698                # the most sum captures one card can have
+T_CARD, T_TAKE, T_PARENT, T_CHILD, T_SIBLING, T_SIDE = range(6)
+T_VISITS, T_AVAIL, T_REWARD = range(3)
+REWARD_SCALE = 0.1                  # a point of margin, as an ISMCTS reward
+
+
+@alloc
+def search_scratch():
+    return (np.zeros(POS_SIZE, np.uint64), np.zeros(POS_SIZE, np.uint64),
+            np.zeros(N_CARDS, np.int64), np.zeros(N_CARDS, np.int64),
+            np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64),
+            np.zeros(MAX_MOVES, np.float64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
+            np.zeros((TREE, 6), np.int64), np.zeros((TREE, 3), np.float64),
+            np.zeros((MAX_DEPTH, POS_SIZE), np.uint64))
+
+
+# ---- shared pieces ------------------------------------------------------
+@kernel
+def copy_into(dst, src):
+    """dst[:] = src, as a loop (a slice copy would need a temporary array)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@kernel
+def determinize(pos, deck, seat, rng, dpos, ddeck, work):
+    """Copy the position, dealing `seat`'s unseen cards at random to the other
+    hands (keeping their sizes) and to the undealt part of the deck."""
+    copy_into(dpos, pos)
+    copy_into(ddeck, deck)
+    hidden = unseen(pos, seat)
+    k = 0
+    while hidden:
+        work[k] = lowest(hidden)
+        hidden &= hidden - ONE
+        k += 1
+    for i in range(k - 1, 0, -1):                 # shuffle the unseen cards
+        j = below(rng, i + 1)
+        work[i], work[j] = work[j], work[i]
+    at = 0
+    for s in range(MAX_PLAYERS):
+        if s == seat or dpos[HAND + s] == ZERO:
+            continue
+        size = popcount(dpos[HAND + s])
+        hand = ZERO
+        for _ in range(size):
+            hand |= ONE << np.uint64(work[at])
+            at += 1
+        dpos[HAND + s] = hand
+    for d in range(np.int64(pos[DECK]), N_CARDS):
+        ddeck[d] = work[at]
+        at += 1
+
+
+@kernel
+def margin(out, side, n_sides):
+    """Round points of `side` minus the best other side's."""
+    other = -1000
+    for t in range(n_sides):
+        if t != side:
+            other = max(other, np.int64(out[t, S_POINTS]))
+    return np.int64(out[side, S_POINTS]) - other
+
+
+@kernel
+def score_into(pos, rules, best, out):
+    """Finish a played-out position and score it into `out`."""
+    finish_round(pos, rules)
+    out[:, :] = 0
+    score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, best, out)
+
+
+@outlined
+def rollout(strategy, pos, deck, rules, best, rng, cards, takes, work, out):
+    """Play the position out with a fast strategy (default parameters); score it."""
+    p = DEFAULTS[strategy]
+    while not is_over(pos):
+        seat = np.int64(pos[TURN])
+        m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
+        i = choose_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
+        play_move(pos, deck, rules, cards[i], takes[i])
+    score_into(pos, rules, best, out)
+
+
+# ---- exact endgame ------------------------------------------------------
+@kernel
+def hidden_holder(pos, seat, rules):
+    """The other seat that must hold every card `seat` has not seen: the deck
+    is out and only that seat has cards left. -1 if there is no such seat."""
+    if pos[DECK] < N_CARDS:
+        return -1
+    holder = -1
+    for s in range(rules[R_PLAYERS]):
+        if s != seat and pos[HAND + s]:
+            if holder >= 0:
+                return -1
+            holder = s
+    return holder
+
+
+@outlined
+def minimax(depth, stack, deck, rules, best, side, alpha, beta, cards, takes, base, work, out):
+    """Exact value (side's round point margin) of stack[depth] with best play
+    by everyone (sides other than `side` minimise it); alpha-beta pruned.
+    Returns -1e9 when it runs out of scratch room."""
+    pos = stack[depth]
+    if is_over(pos):
+        score_into(pos, rules, best, out)
+        return float(margin(out, side, rules[R_SIDES]))
+    seat = np.int64(pos[TURN])
+    room = popcount(pos[HAND + seat]) * (min(1 << min(popcount(pos[TABLE]), 20), MOST_CAPTURES) + 1)
+    if depth + 1 >= MAX_DEPTH or base + room > MAX_MOVES:
+        return -1e9
+    m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards[base:], takes[base:], work)
+    maximise = rules[R_TEAM + seat] == side
+    value = -np.inf if maximise else np.inf
+    for i in range(m):
+        child = stack[depth + 1]
+        copy_into(child, pos)
+        play_move(child, deck, rules, cards[base + i], takes[base + i])
+        v = minimax(depth + 1, stack, deck, rules, best, side, alpha, beta, cards, takes,
+                    base + m, work, out)
+        if v == -1e9:
+            return v
+        if maximise:
+            value = max(value, v)
+            alpha = max(alpha, v)
+        else:
+            value = min(value, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return value
+
+
+@outlined
+def solve(seat, pos, deck, rules, best, n, cards, takes, work, search):
+    """The best root move by exact search, or -1 if it cannot be solved here."""
+    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
+    holder = hidden_holder(pos, seat, rules)
+    copy_into(stack[0], pos)
+    if holder >= 0:
+        stack[0, HAND + holder] = unseen(pos, seat)
+    side = rules[R_TEAM + seat]
+    best_i = -1
+    best_v = -np.inf
+    for i in range(n):
+        copy_into(stack[1], stack[0])
+        play_move(stack[1], deck, rules, cards[i], takes[i])
+        v = minimax(1, stack, deck, rules, best, side, best_v, np.inf, rcards, rtakes, 0,
+                    work, sout)
+        if v == -1e9:
+            return -1
+        if v > best_v:
+            best_v = v
+            best_i = i
+    return best_i
+
+
+@kernel
+def solvable(pos, seat, rules, max_cards):
+    """Whether no card is hidden from `seat` and few enough remain to solve."""
+    if unseen(pos, seat) and hidden_holder(pos, seat, rules) < 0:
+        return False
+    cards = 0
+    for s in range(rules[R_PLAYERS]):
+        cards += popcount(pos[HAND + s])
+    return cards <= max_cards
+
+
+@outlined
+def endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+    """Exact minimax once nothing is hidden; the fallback strategy before."""
+    if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
+        i = solve(seat, pos, deck, rules, best, n, cards, takes, work, search)
+        if i >= 0:
+            return i
+    fallback = np.int64(p[P_FALLBACK])
+    return choose_fast(fallback, DEFAULTS[fallback], seat, pos, rules, n, cards, takes, rng)
+
+
+# ---- determinized Monte Carlo -----------------------------------------
+@outlined
+def pimc(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+    """Average each move's round margin over sampled deals of the unseen cards,
+    each move played out by the rollout strategy on the same samples."""
+    if n == 1:
+        return 0
+    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
+    if p[P_USE_ENDGAME] and solvable(pos, seat, rules, 10):
+        i = solve(seat, pos, deck, rules, best, n, cards, takes, work, search)
+        if i >= 0:
+            return i
+    strategy = np.int64(p[P_ROLLOUT])
+    side = rules[R_TEAM + seat]
+    for i in range(n):
+        totals[i] = 0.0
+    for _ in range(np.int64(p[P_SAMPLES])):
+        determinize(pos, deck, seat, rng, spos, sdeck, work)
+        for i in range(n):
+            copy_into(rpos, spos)
+            copy_into(rdeck, sdeck)
+            play_move(rpos, rdeck, rules, cards[i], takes[i])
+            rollout(strategy, rpos, rdeck, rules, best, rng, rcards, rtakes, work, sout)
+            totals[i] += margin(sout, side, rules[R_SIDES])
+    best_i = 0
+    for i in range(1, n):
+        if totals[i] > totals[best_i]:
+            best_i = i
+    return best_i
+
+
+# ---- ISMCTS ---------------------------------------------------------------
+@kernel
+def child_for(tree_i, node, card, take):
+    """The child of `node` reached by (card, take), or -1."""
+    c = tree_i[node, T_CHILD]
+    while c >= 0:
+        if tree_i[c, T_CARD] == card and tree_i[c, T_TAKE] == np.int64(take):
+            return c
+        c = tree_i[c, T_SIBLING]
+    return -1
+
+
+@kernel
+def add_child(tree_i, tree_f, size, node, card, take, side):
+    tree_i[size, T_CARD] = card
+    tree_i[size, T_TAKE] = np.int64(take)
+    tree_i[size, T_PARENT] = node
+    tree_i[size, T_CHILD] = -1
+    tree_i[size, T_SIBLING] = tree_i[node, T_CHILD]
+    tree_i[size, T_SIDE] = side
+    tree_i[node, T_CHILD] = size
+    tree_f[size, T_VISITS] = 0.0
+    tree_f[size, T_AVAIL] = 0.0
+    tree_f[size, T_REWARD] = 0.0
+    return size
+
+
+@outlined
+def ismcts(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+    """Single-observer ISMCTS: each iteration samples a deal of the unseen
+    cards, descends the tree through moves legal in that deal (UCB with
+    availability counts), adds one node, rolls out, and backs up each side's
+    margin to the nodes of that side's moves. Plays the most visited move."""
+    if n == 1:
+        return 0
+    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
+    if p[P_USE_ENDGAME] and solvable(pos, seat, rules, 10):
+        i = solve(seat, pos, deck, rules, best, n, cards, takes, work, search)
+        if i >= 0:
+            return i
+    strategy = np.int64(p[P_ROLLOUT])
+    explore = p[P_EXPLORATION]
+    n_sides = rules[R_SIDES]
+    tree_i[0, T_CHILD] = -1
+    tree_i[0, T_PARENT] = -1
+    size = 1
+    iterations = min(np.int64(p[P_ITERATIONS]), TREE - 1)
+    for _ in range(iterations):
+        determinize(pos, deck, seat, rng, rpos, rdeck, work)
+        node = 0
+        expanded = False
+        while not is_over(rpos) and not expanded:
+            mover = np.int64(rpos[TURN])
+            m = legal_moves(rpos[HAND + mover], rpos[TABLE], rules, rcards, rtakes, work)
+            untried = 0
+            pick = -1
+            pick_ucb = -np.inf
+            for i in range(m):
+                c = child_for(tree_i, node, rcards[i], rtakes[i])
+                if c < 0:
+                    untried += 1
+                    continue
+                tree_f[c, T_AVAIL] += 1.0
+                ucb = tree_f[c, T_REWARD] / tree_f[c, T_VISITS] + explore * np.sqrt(
+                    np.log(tree_f[c, T_AVAIL]) / tree_f[c, T_VISITS])
+                if ucb > pick_ucb:
+                    pick_ucb = ucb
+                    pick = i
+            if untried and size < TREE:
+                k = below(rng, untried)
+                for i in range(m):
+                    if child_for(tree_i, node, rcards[i], rtakes[i]) < 0:
+                        if k == 0:
+                            pick = i
+                            break
+                        k -= 1
+                node = add_child(tree_i, tree_f, size, node, rcards[pick], rtakes[pick],
+                                 rules[R_TEAM + mover])
+                tree_f[node, T_AVAIL] = 1.0
+                size += 1
+                expanded = True
+            else:
+                node = child_for(tree_i, node, rcards[pick], rtakes[pick])
+            play_move(rpos, rdeck, rules, rcards[pick], rtakes[pick])
+        rollout(strategy, rpos, rdeck, rules, best, rng, rcards, rtakes, work, sout)
+        while node > 0:
+            tree_f[node, T_VISITS] += 1.0
+            tree_f[node, T_REWARD] += REWARD_SCALE * margin(sout, tree_i[node, T_SIDE], n_sides)
+            node = tree_i[node, T_PARENT]
+    best_i = 0
+    best_visits = -1.0
+    for i in range(n):
+        c = child_for(tree_i, 0, cards[i], takes[i])
+        if c >= 0 and tree_f[c, T_VISITS] > best_visits:
+            best_visits = tree_f[c, T_VISITS]
+            best_i = i
+    return best_i

@@ -1,0 +1,346 @@
+"""The analysis commands of `scopa-sim` (compare, tournament, report, ask,
+plot), registered on the main group by `register`. Thin: the work is in
+`scopa_sim.analysis`; results go to stdout (`--format table|json|csv`),
+progress to stderr."""
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+out = Console(highlight=False, soft_wrap=False)
+err = Console(stderr=True, highlight=False)
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
+                      default="table", show_default=True, help="Result format on stdout.")
+QUIET = click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+
+
+def _rules_options(f):
+    f = click.option("--rule", "rule_options", multiple=True, metavar="NAME=VALUE",
+                     help="Change one rule of the preset, e.g. --rule target=21 (repeatable).")(f)
+    return click.option("--rules", "-r", "rules_name", default="scopa", show_default=True,
+                        help="Rules preset (see `scopa-sim rules`).")(f)
+
+
+def _run_options(f):
+    f = click.option("--seed", type=str,
+                     help="Seed, 0..2**64-1 (default: a fresh one, shown in the result).")(f)
+    f = click.option("--workers", "-w", type=click.IntRange(min=1),
+                     help="Worker threads (default: all cores).")(f)
+    f = click.option("--batch-size", type=click.IntRange(min=1),
+                     help="Deals (or games) per batch (default 10,000 deals, 2,500 games).")(f)
+    return f
+
+
+def _seed(seed: str | None) -> int:
+    if seed is None:
+        return secrets.randbits(63)
+    if not re.fullmatch(r"\s*\d+\s*", seed) or int(seed) >= 2**64:
+        raise click.BadParameter(f"{seed!r} is not a whole number 0..2**64-1", param_hint="--seed")
+    return int(seed)
+
+
+def _rules(name: str, options):
+    from .cli import parse_rule_options
+    return parse_rule_options(name, tuple(options))
+
+
+def _open(run_dir):
+    from .store import Run
+    return Run.open(run_dir)
+
+
+def emit(data: dict, view, fmt: str) -> None:
+    """Print a result: rich tables, JSON (the plain data) or CSV (records)."""
+    from .analysis.output import print_tables, to_csv, to_json
+    if fmt == "json":
+        click.echo(to_json(data))
+        return
+    sections, records = view(data)
+    if fmt == "csv":
+        click.echo(to_csv(records), nl=False)
+    else:
+        print_tables(sections, out)
+
+
+def _progress(quiet: bool, label: str):
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn)
+    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
+                    console=err, disable=quiet, transient=True)
+
+
+# ---- compare ---------------------------------------------------------------
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--deals", type=click.IntRange(min=2),
+              help="Duplicate deals (or game seeds, with --games) to play, each twice "
+                   "(default 100,000).")
+@click.option("--until-halfwidth", type=float, metavar="X",
+              help="Instead of --deals: play batches until the paired 95% interval of the "
+                   "margin per round (with --games: of the match win rate) is at most ±X.")
+@click.option("--max-deals", type=click.IntRange(min=2), default=10_000_000, show_default=True,
+              help="The cap for --until-halfwidth.")
+@click.option("--games", is_flag=True,
+              help="Play whole games to the target (paired by game seed) and report the match "
+                   "win rate too.")
+@_rules_options
+@_run_options
+@FORMAT
+@QUIET
+def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_options, seed,
+            workers, batch_size, fmt, quiet):
+    """Compare strategy A with B on duplicate deals.
+
+    Each deck is played twice with the seats swapped (round i's deck depends
+    only on the seed and i), so the luck of the deal largely cancels. Prints
+    the paired point margin per round (A minus B) with a 95% interval beside
+    the interval the same data would give unpaired, the correlation of the
+    two plays, and round win/draw/loss rates with Wilson intervals; with
+    --games, the match win rate.
+
+    \b
+    Examples:
+      scopa-sim compare greedy random --deals 100000 --seed 1
+      scopa-sim compare greedy greedy:scopa=2000 --until-halfwidth 0.01
+      scopa-sim compare greedy random --games --deals 20000 --format json
+    """
+    from .analysis.duplicate import compare as run_compare
+    from .analysis.views import compare_view
+    if deals is not None and until_halfwidth is not None:
+        raise click.UsageError("--deals and --until-halfwidth exclude each other")
+    seed = _seed(seed)
+    rules = _rules(rules_name, rule_options)
+    with _progress(quiet, f"compare {a} vs {b}") as bar:
+        total = deals or (max_deals if until_halfwidth else 100_000)
+        task = bar.add_task("", total=total, note="")
+
+        def update(c):
+            note = f"±{c.headline_halfwidth():.4f}" if until_halfwidth else ""
+            bar.update(task, completed=c.units, note=note)
+        result = run_compare(a, b, rules, seed, deals=deals, until_halfwidth=until_halfwidth,
+                             games=games, max_deals=max_deals, batch_size=batch_size,
+                             workers=workers, progress=update)
+    emit(result, compare_view, fmt)
+
+
+# ---- tournament --------------------------------------------------------------
+@click.command()
+@click.argument("strategies", nargs=-1, required=True)
+@click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True,
+              help="Duplicate deals (or game seeds) per pair of strategies.")
+@click.option("--games", is_flag=True, help="Play whole games (paired by game seed).")
+@_rules_options
+@_run_options
+@FORMAT
+@QUIET
+def tournament(strategies, deals, games, rules_name, rule_options, seed, workers, batch_size,
+               fmt, quiet):
+    """A round robin of STRATEGIES on duplicate deals.
+
+    Every pair plays the same decks, each twice with the seats swapped.
+    Prints the matrix of mean margins per round (row minus column) with 95%
+    intervals, and Bradley-Terry ratings (from round wins, a draw counting
+    half) with 95% intervals, also on an Elo scale. Save the JSON for
+    `scopa-sim plot FILE.json --kind heatmap`.
+
+    \b
+    Examples:
+      scopa-sim tournament random greedy greedy:scopa=0 --deals 20000 --seed 1
+      scopa-sim tournament random greedy greedy:coin=300 --format json > tour.json
+    """
+    from .analysis.duplicate import tournament as run_tournament
+    from .analysis.views import tournament_view
+    seed = _seed(seed)
+    rules = _rules(rules_name, rule_options)
+    n_pairs = len(strategies) * (len(strategies) - 1) // 2
+    with _progress(quiet, "tournament") as bar:
+        task = bar.add_task("", total=n_pairs * deals, note="")
+
+        def update(p, pairs, c):
+            bar.update(task, completed=p * deals + c.units, note=f"{c.a} vs {c.b}")
+        result = run_tournament(strategies, rules, seed, deals=deals, games=games,
+                                batch_size=batch_size, workers=workers, progress=update)
+    emit(result, tournament_view, fmt)
+
+
+# ---- report ------------------------------------------------------------------
+def _stats(run_dir, quiet: bool, bootstrap: int = 200) -> dict:
+    from .analysis.runstats import run_stats
+    run = _open(run_dir)
+    with _progress(quiet, "read") as bar:
+        task = bar.add_task("", total=len(run.done_batches()), note="batches")
+        return run_stats(run, bootstrap=bootstrap, progress=lambda b: bar.advance(task))
+
+
+@click.command()
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write a report: FILE.md (charts as PNG beside it) or FILE.html "
+                   "(charts embedded).")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Resamplings for the interval of the exact match probability.")
+@FORMAT
+@QUIET
+def report(run_dir, out_file, bootstrap, fmt, quiet):
+    """Tables (and a Markdown or HTML report) for the run in folder RUN.
+
+    Round and game win rates with Wilson intervals; the match win
+    probability computed exactly from the per-round score distribution (a
+    Markov chain to the target) beside the simulated one; points per
+    category; scopas per round; dealer versus leader; rounds per game; the
+    run's throughput.
+
+    \b
+    Examples:
+      scopa-sim report runs/demo
+      scopa-sim report runs/demo --out report.md
+      scopa-sim report runs/games --out report.html --format json
+    """
+    from .analysis.report import write_report
+    from .analysis.views import report_view
+    if out_file is not None and out_file.suffix.lower() not in (".md", ".html", ".htm"):
+        raise click.BadParameter(f"{str(out_file)!r} must end in .md or .html",
+                                 param_hint="--out")
+    st = _stats(run_dir, quiet, bootstrap)
+    if out_file is not None:
+        files = write_report(st, out_file)
+        if not quiet:
+            err.print(f"wrote {', '.join(map(str, files))}")
+    emit(st, report_view, fmt)
+
+
+# ---- ask -----------------------------------------------------------------------
+@click.command()
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.argument("event")
+@click.option("--given", metavar="CONDITION", help="Only the rows where this holds.")
+@click.option("--table", type=click.Choice(["rounds", "games"]), default="rounds",
+              show_default=True, help="Ask about rounds, or about games (runs of --games).")
+@FORMAT
+def ask(run_dir, event, given, table, fmt):
+    """P(EVENT | CONDITION) over the rows of run RUN, with n and a 95% interval.
+
+    EVENT and CONDITION are pandas expressions (DataFrame.eval syntax: ==,
+    !=, <, and, or, not, +, -, ...) over the run's columns (see README:
+    points_0, settebello_1, scopas_0, dealer, round, ...) and these derived
+    ones: rounds table: winner (side with the most points, -1 on a tie),
+    margin (points_0 - points_1), total_points, dealer_side, leader,
+    leader_side, game_winner (runs of games); games table: dealer_side (of
+    the first round), margin (final score_0 - score_1), besides game,
+    rounds, first_dealer, winner, score_t. An EVENT that is a number, not
+    true/false, gives its mean instead.
+
+    \b
+    Examples:
+      # how often does the side that takes the settebello win the round?
+      scopa-sim ask runs/demo "winner == 0" --given "settebello_0 == 1"
+      # how often does the dealer win a game to 11? (a run of --games)
+      scopa-sim ask runs/games "winner == dealer_side" --table games
+      # how long is a game? (mean rounds per game)
+      scopa-sim ask runs/games "rounds" --table games
+      # two scopas or more in a round
+      scopa-sim ask runs/demo "scopas_0 + scopas_1 >= 2"
+    """
+    from .analysis.query import ask as run_ask
+    from .analysis.views import ask_view
+    emit(run_ask(_open(run_dir), event, given, table), ask_view, fmt)
+
+
+# ---- plot ------------------------------------------------------------------------
+@click.command()
+@click.argument("source", metavar="[RUN]", required=False, type=click.Path(path_type=Path))
+@click.option("--kind", "-k", default=None,
+              type=click.Choice(["winrates", "categories", "margin", "convergence", "rounds",
+                                 "heatmap", "all"]),
+              help="Chart: winrates, categories (points by category), margin (histogram), "
+                   "convergence (estimate against rounds played), rounds (per game), heatmap "
+                   "(tournament), all (every chart of the run). Default: winrates, or heatmap "
+                   "for a tournament.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Chart file, .png, .svg or .pdf (default: <RUN name>-<kind>.png here). "
+                   "With --kind all, one file per chart: <stem>-<kind><ext>.")
+@click.option("--strategies", "-s", help="heatmap without RUN: run a tournament of these "
+                                         "(comma-separated).")
+@click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True,
+              help="heatmap without RUN: duplicate deals per pair.")
+@_rules_options
+@_run_options
+@FORMAT
+@QUIET
+def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, seed, workers,
+         batch_size, fmt, quiet):
+    """Charts of run RUN, or a tournament heatmap (RUN a tournament's JSON
+    output, or --strategies to run one). PNG, or SVG/PDF by --out's extension.
+
+    \b
+    Examples:
+      scopa-sim plot runs/demo --kind convergence --out convergence.png
+      scopa-sim plot runs/games --kind all --out charts/games.svg
+      scopa-sim tournament random greedy greedy:scopa=0 --format json > tour.json
+      scopa-sim plot tour.json --out tour.png
+      scopa-sim plot --kind heatmap --strategies random,greedy,greedy:scopa=0 --deals 5000
+    """
+    from .analysis import charts
+    from .analysis.output import Section
+    if out_file is not None:
+        charts.check_format(out_file)
+    if source is not None and source.suffix.lower() == ".json":
+        if kind not in (None, "heatmap"):
+            raise click.UsageError(f"{source} is a tournament: its chart is --kind heatmap")
+        try:
+            data = json.loads(source.read_text())
+            data["margin"], data["strategies"]          # noqa: B018  (a tournament?)
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ValueError(f"{source} is not a tournament's JSON output "
+                             f"(scopa-sim tournament ... --format json)") from None
+        jobs = [("heatmap", data, out_file or Path(source.stem + ".png"))]
+    elif source is None:
+        if kind != "heatmap" or not strategies:
+            raise click.UsageError("give a RUN folder (or a tournament's JSON), or "
+                                   "--kind heatmap --strategies A,B,C to run a tournament")
+        from .analysis.duplicate import tournament as run_tournament
+        from .strategies import split_strategies
+        names = [str(s) for s in split_strategies(strategies)]
+        with _progress(quiet, "tournament") as bar:
+            pairs = len(names) * (len(names) - 1) // 2
+            task = bar.add_task("", total=pairs * deals, note="")
+            data = run_tournament(names, _rules(rules_name, rule_options), _seed(seed),
+                                  deals=deals, batch_size=batch_size, workers=workers,
+                                  progress=lambda p, n, c: bar.update(
+                                      task, completed=p * deals + c.units, note=f"{c.a} vs {c.b}"))
+        jobs = [("heatmap", data, out_file or Path("tournament.png"))]
+    else:
+        if kind == "heatmap":
+            raise click.UsageError("a heatmap is of a tournament: give its JSON file or "
+                                   "--strategies")
+        st = _stats(source, quiet)
+        kinds = charts.run_kinds(st) if kind == "all" else [kind or "winrates"]
+        name = Path(source).resolve().name
+        if kind == "all":
+            base = out_file or Path(f"{name}.png")
+            jobs = [(k, st, base.with_name(f"{base.stem}-{k}{base.suffix}")) for k in kinds]
+        else:
+            jobs = [(kinds[0], st, out_file or Path(f"{name}-{kinds[0]}.png"))]
+    files = [str(charts.draw(k, d, p)) for k, d, p in jobs]
+    result = {"files": files, "kinds": [k for k, _, _ in jobs]}
+
+    def view(r):
+        s = Section("charts written", ["kind", "file"])
+        for k, f in zip(r["kinds"], r["files"]):
+            s.add(k, f)
+        return [s], [{"kind": k, "file": f} for k, f in zip(r["kinds"], r["files"])]
+    emit(result, view, fmt)
+
+
+def register(group: click.Group) -> None:
+    """Add the analysis commands to the `scopa-sim` group."""
+    for cmd in (compare, tournament, report, ask, plot):
+        group.add_command(cmd)
