@@ -6,7 +6,7 @@ pandas. Inputs are trusted: every check happens once in the Python face
 (`layout.R_*`); a seat's strategy is an int id and a float64 parameter row.
 Kernels do not allocate (see `_jit`): callers pass every array in.
 """
-from . import layout
+from . import ids, layout, position, rng, strategies
 from .batch import scratch, simulate_games, simulate_rounds
 from .moves import captures_of, legal_moves
 from .scoring import score_round

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import kernels
 from .cards import Card, card_name, cards_of, mask_of, names, parse_card, parse_cards
-from .kernels import layout as L
+from .kernels import layout as L, position as P
 from .rules import Rules
 
 Move = tuple[int, tuple[int, ...]]
@@ -128,6 +128,16 @@ class Game:
         self._leftover = None
         self._deal_if_needed()
 
+    def copy(self) -> Game:
+        """An independent copy of the round so far (for search and what-ifs)."""
+        game = Game.__new__(Game)
+        game.__dict__.update(self.__dict__)
+        game.hands = [list(h) for h in self.hands]
+        game.table, game.deck = list(self.table), list(self.deck)
+        game.piles = [list(p) for p in self.piles]
+        game.scopas, game.moves, game._events = list(self.scopas), list(self.moves), list(self._events)
+        return game
+
     # -- state ------------------------------------------------------------
     @property
     def done(self) -> bool:
@@ -235,6 +245,43 @@ class Game:
             for name in side_fields(r):
                 row[f"{name}_{t}"] = int(out[t, L.SIDE_FIELDS.index(name)])
         return row
+
+    def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:
+        """The move `strategy` (e.g. "pimc:samples=100", "endgame") would play
+        for the seat to move, seeing only what that seat sees."""
+        from .strategies import parse_strategy
+        if self.done:
+            raise ValueError("the round is over")
+        s = parse_strategy(strategy)
+        pos, deck = self.kernel_position()
+        b = self._buffers
+        n = kernels.legal_moves(pos[P.HAND + self.turn], pos[P.TABLE], self._packed,
+                                b.cards, b.takes, b.work)
+        kernels.rng.stream(np.uint64(seed), 0, b.rng)
+        i = kernels.strategies.choose(s.spec.id, s.vector(), self.turn, pos, deck, self._packed,
+                                      self.rules.primiera_table(), n, b.cards, b.takes, b.rng,
+                                      b.work, b.search)
+        return int(b.cards[i]), tuple(cards_of(int(b.takes[i])))
+
+    def kernel_position(self) -> tuple[np.ndarray, np.ndarray]:
+        """The round as the kernel's position array and deck order (the undealt
+        cards last, in dealing order)."""
+        pos = np.zeros(P.POS_SIZE, np.uint64)
+        for seat, hand in enumerate(self.hands):
+            pos[P.HAND + seat] = mask_of(hand)
+        for side, pile in enumerate(self.piles):
+            pos[P.PILE + side] = mask_of(pile)
+            pos[P.SCOPAS + side] = self.scopas[side]
+        pos[P.TABLE] = mask_of(self.table)
+        pos[P.LAST] = self.last_capturer + 1
+        pos[P.TURN] = self.turn
+        pos[P.PLAYS] = len(self.moves)
+        pos[P.TOTAL] = len(self.moves) + sum(map(len, self.hands)) + len(self.deck)
+        pos[P.DECK] = L.N_CARDS - len(self.deck)
+        pos[P.CAPTURES] = self.captures
+        pos[P.DEALER] = self.dealer
+        rest = [c for c in range(L.N_CARDS) if c not in set(self.deck)]
+        return pos, np.array(rest + self.deck, np.int64)
 
     def log(self) -> str:
         """The round so far as readable text, a line per deal and move."""

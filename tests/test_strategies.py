@@ -1,0 +1,113 @@
+"""Strategies: the exact endgame against brute force, and the invariant
+harness over every strategy and every rules preset."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import scopa_sim
+from scopa_sim import PRESETS, STRATEGIES, Game, parse_strategy
+
+# cheap settings for the search strategies, so the harness stays fast
+CHEAP = {"pimc": "pimc:samples=3", "ismcts": "ismcts:iterations=40"}
+ALL = [CHEAP.get(name, name) for name in STRATEGIES]
+
+
+def margin(result, side, n_sides):
+    return result[f"points_{side}"] - max(result[f"points_{t}"] for t in range(n_sides) if t != side)
+
+
+def brute_force(game: Game, side: int) -> float:
+    """Exact value for `side` of a position with nothing hidden, by trying everything."""
+    if game.done:
+        return margin(game.result(), side, game.rules.n_sides)
+    values = []
+    for card, take in game.legal_moves():
+        child = game.copy()
+        child.play(card, take)
+        values.append(brute_force(child, side))
+    mine = game.rules.teams[game.turn] == side
+    return max(values) if mine else min(values)
+
+
+def endgame_positions(count, cards_left):
+    """Positions from simulated rounds once the deck is out and `cards_left`
+    cards remain in the hands."""
+    out = []
+    for index in range(count):
+        traced = scopa_sim.trace_round(seed=99, index=index, strategies=("greedy", "random"))
+        game = Game(deck=_deck_of(99, index), dealer=traced.dealer)
+        for seat, card, take in traced.moves[:40 - 4 - cards_left]:
+            game.play(card, take)
+        out.append(game)
+    return out
+
+
+def _deck_of(seed, index):
+    from scopa_sim.runner import RunSpec
+    import scopa_sim.kernels as k
+    spec = RunSpec.make(rounds=1, strategies=("random", "random"), seed=seed)
+    rules, ids, params, best = spec.packed()
+    scratch = k.scratch()
+    k.simulate_rounds(np.uint64(seed), index, rules, ids, params, best,
+                      np.zeros((2, k.layout.N_SIDE, 1), np.int16),
+                      np.zeros((k.layout.N_ROUND, 1), np.int64), *scratch)
+    return [int(c) for c in scratch[1]]
+
+
+@pytest.mark.parametrize("cards_left", [2, 4, 6])
+def test_endgame_agrees_with_brute_force(cards_left):
+    for game in endgame_positions(12, cards_left):
+        side = game.rules.teams[game.turn]
+        values = {}
+        for card, take in game.legal_moves():
+            child = game.copy()
+            child.play(card, take)
+            values[(card, take)] = brute_force(child, side)
+        choice = game.suggest("endgame")
+        assert values[choice] == max(values.values()), (game.log(), values, choice)
+        for strategy in ("pimc", "ismcts"):         # both hand over to the solver here
+            assert values[game.suggest(strategy)] == max(values.values())
+
+
+@pytest.mark.parametrize("strategy", ALL)
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_strategy_in_every_preset_keeps_the_invariants(strategy, preset):
+    rules = PRESETS[preset]
+    strategies = [strategy if s % 2 == 0 else "random" for s in range(rules.n_sides)]
+    df = scopa_sim.simulate(rounds=4, strategies=strategies, rules=rules, seed=5)
+    sides = range(rules.n_sides)
+    cards = sum(df[f"cards_{t}"] for t in sides)
+    assert ((cards == 40) | ((df["last_capturer"] == -1) & (cards + df["leftover"] == 40))).all()
+    assert (sum(df[f"settebello_{t}"] for t in sides) == 1).all() or (df["last_capturer"] == -1).any()
+    for t in sides:
+        parts = [c for c in df if c.startswith("pt_") and c.endswith(f"_{t}")]
+        assert (df[f"points_{t}"] == df[parts].sum(axis=1) + df[f"scopas_{t}"]).all()
+    again = scopa_sim.simulate(rounds=4, strategies=strategies, rules=rules, seed=5, workers=2,
+                               batch_size=2)
+    pd.testing.assert_frame_equal(df, again)
+    game = scopa_sim.trace_round(5, 1, strategies=strategies, rules=rules)  # checks every move
+    assert game.done and game.result()["points_0"] == df.loc[1, "points_0"]
+
+
+def test_strategy_notation_and_errors():
+    s = parse_strategy("pimc:samples=8,rollout=greedy")
+    assert dict(s.values)["samples"] == 8 and str(s) == "pimc:samples=8,rollout=greedy"
+    with pytest.raises(ValueError, match="names a fast strategy"):
+        parse_strategy("pimc:rollout=pimc")
+    with pytest.raises(ValueError, match="must be 1.."):
+        parse_strategy("ismcts:iterations=0")
+    assert set(STRATEGIES) == {"random", "greedy", "heuristic", "counter", "pimc", "ismcts",
+                               "endgame"}
+    assert scopa_sim.strategies.split_strategies("heuristic:sweep=3,seven=2,greedy") == [
+        "heuristic:sweep=3,seven=2", "greedy"]
+
+
+def test_suggest_sees_only_what_the_seat_sees():
+    """Two positions alike for the seat to move (same hand, table, piles) but
+    with the hidden cards dealt differently get the same advice."""
+    a = Game.from_position(hands=["7d 3c 5h", "Kc Qs 2d"], table="4h 3s",
+                           deck="Jd " + " ".join(f"{r}s" for r in "A2456") , dealer=1)
+    b = Game.from_position(hands=["7d 3c 5h", "Jd 4s 5s"], table="4h 3s",
+                           deck="Kc Qs 2d As 2s 6s", dealer=1)
+    for strategy in ("counter", "pimc:samples=20", "ismcts:iterations=100"):
+        assert a.suggest(strategy, seed=3) == b.suggest(strategy, seed=3)
