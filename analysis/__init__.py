@@ -1,1 +1,14 @@
-"""scopa_sim.analysis: statistics, reports and charts over a run dataset."""
+"""scopa_sim.analysis: statistics, reports and charts over a run dataset.
+
+    stats       rates (Wilson), means, paired estimates (duplicate deals)
+    summary     the run summary `simulate` prints, tallied batch by batch
+    duplicate   compare and tournament on duplicate deals
+    markov      the exact match win probability from per-round scores
+    ratings     Bradley-Terry ratings (choix) with intervals, Elo scale
+    query       `ask`: P(event | condition) over a run's columns
+    runstats    what a report says about a run, in one pass
+    views       how each result reads as tables and CSV records
+    output      table / JSON / CSV rendering
+    report      Markdown and HTML reports with their charts
+    charts      matplotlib charts (Agg)
+"""

@@ -10,8 +10,8 @@ made by the caller (`alloc` functions, or Python). No `fastmath`, no
 `alloc`: the same, with reference counting, for the few functions that make
 arrays (scratch space); never called from a `kernel`. `outlined`: a kernel
 compiled as a function of its own, not inlined: for big kernels (a round,
-a search), where inlining costs compile time and saves nothing, and for
-recursive ones.
+a search), where inlining costs compile time and saves nothing. No kernel
+may call itself: Numba cannot cache recursion (numba#6061, a segfault).
 """
 import functools
 

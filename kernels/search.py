@@ -38,6 +38,8 @@ MAX_DEPTH = 48
 MOST_CAPTURES = 1698                # the most sum captures one card can have
 T_CARD, T_TAKE, T_PARENT, T_CHILD, T_SIBLING, T_SIDE = range(6)
 T_VISITS, T_AVAIL, T_REWARD = range(3)
+F_BASE, F_COUNT, F_NEXT, F_MAX = range(4)        # endgame plies (in the idle tree arrays)
+B_ALPHA, B_BETA, B_VALUE = range(3)
 REWARD_SCALE = 0.1                  # a point of margin, as an ISMCTS reward
 
 
@@ -136,44 +138,73 @@ def hidden_holder(pos, seat, rules):
 
 
 @outlined
-def minimax(depth, stack, deck, rules, best, side, alpha, beta, cards, takes, base, work, out):
-    """Exact value (side's round point margin) of stack[depth] with best play
-    by everyone (sides other than `side` minimise it); alpha-beta pruned.
-    Returns -1e9 when it runs out of scratch room."""
-    pos = stack[depth]
-    if is_over(pos):
-        score_into(pos, rules, best, out)
-        return float(margin(out, side, rules[R_SIDES]))
-    seat = np.int64(pos[TURN])
-    room = popcount(pos[HAND + seat]) * (min(1 << min(popcount(pos[TABLE]), 20), MOST_CAPTURES) + 1)
-    if depth + 1 >= MAX_DEPTH or base + room > MAX_MOVES:
-        return -1e9
-    m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards[base:], takes[base:], work)
-    maximise = rules[R_TEAM + seat] == side
-    value = -np.inf if maximise else np.inf
-    for i in range(m):
-        child = stack[depth + 1]
-        copy_into(child, pos)
-        play_move(child, deck, rules, cards[base + i], takes[base + i])
-        v = minimax(depth + 1, stack, deck, rules, best, side, alpha, beta, cards, takes,
-                    base + m, work, out)
-        if v == -1e9:
+def minimax(stack, top, deck, rules, best, side, alpha, beta, cards, takes, work, out,
+            frames, bounds):
+    """Exact value (side's round point margin) of stack[top] with best play by
+    everyone (sides other than `side` minimise it), alpha-beta pruned.
+
+    Depth-first with an explicit stack (Numba cannot cache recursion): ply d
+    works on the position stack[d], its moves at cards/takes[frames[d, BASE]:],
+    the next to try frames[d, NEXT] of frames[d, COUNT], and its value and
+    window in bounds[d]. Returns -1e9 when it runs out of scratch room.
+    """
+    d = top
+    frames[d, F_BASE] = 0
+    bounds[d, B_ALPHA] = alpha
+    bounds[d, B_BETA] = beta
+    entering = True
+    while True:
+        if entering:                                   # a new ply: leaf or moves
+            pos = stack[d]
+            if is_over(pos):
+                score_into(pos, rules, best, out)
+                v = float(margin(out, side, rules[R_SIDES]))
+            else:
+                seat = np.int64(pos[TURN])
+                base = frames[d, F_BASE]
+                room = popcount(pos[HAND + seat]) * (
+                    min(1 << min(popcount(pos[TABLE]), 20), MOST_CAPTURES) + 1)
+                if d + 1 >= MAX_DEPTH or base + room > MAX_MOVES:
+                    return -1e9
+                m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards[base:],
+                                takes[base:], work)
+                frames[d, F_COUNT] = m
+                frames[d, F_NEXT] = 0
+                frames[d, F_MAX] = rules[R_TEAM + seat] == side
+                bounds[d, B_VALUE] = -np.inf if frames[d, F_MAX] else np.inf
+                entering = False
+                continue
+        else:                                          # the ply's next move, if any
+            i = frames[d, F_NEXT]
+            if i < frames[d, F_COUNT] and bounds[d, B_ALPHA] < bounds[d, B_BETA]:
+                base = frames[d, F_BASE]
+                copy_into(stack[d + 1], stack[d])
+                play_move(stack[d + 1], deck, rules, cards[base + i], takes[base + i])
+                frames[d + 1, F_BASE] = base + frames[d, F_COUNT]
+                bounds[d + 1, B_ALPHA] = bounds[d, B_ALPHA]
+                bounds[d + 1, B_BETA] = bounds[d, B_BETA]
+                d += 1
+                entering = True
+                continue
+            v = bounds[d, B_VALUE]
+        if d == top:                                   # hand v to the ply above
             return v
-        if maximise:
-            value = max(value, v)
-            alpha = max(alpha, v)
+        d -= 1
+        if frames[d, F_MAX]:
+            bounds[d, B_VALUE] = max(bounds[d, B_VALUE], v)
+            bounds[d, B_ALPHA] = max(bounds[d, B_ALPHA], v)
         else:
-            value = min(value, v)
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    return value
+            bounds[d, B_VALUE] = min(bounds[d, B_VALUE], v)
+            bounds[d, B_BETA] = min(bounds[d, B_BETA], v)
+        frames[d, F_NEXT] += 1
+        entering = False
 
 
 @outlined
 def solve(seat, pos, deck, rules, best, n, cards, takes, work, search):
     """The best root move by exact search, or -1 if it cannot be solved here."""
     spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
+    frames, bounds = tree_i[:MAX_DEPTH], tree_f[:MAX_DEPTH]     # the tree is idle here
     holder = hidden_holder(pos, seat, rules)
     copy_into(stack[0], pos)
     if holder >= 0:
@@ -184,8 +215,8 @@ def solve(seat, pos, deck, rules, best, n, cards, takes, work, search):
     for i in range(n):
         copy_into(stack[1], stack[0])
         play_move(stack[1], deck, rules, cards[i], takes[i])
-        v = minimax(1, stack, deck, rules, best, side, best_v, np.inf, rcards, rtakes, 0,
-                    work, sout)
+        v = minimax(stack, 1, deck, rules, best, side, best_v, np.inf, rcards, rtakes, work,
+                    sout, frames, bounds)
         if v == -1e9:
             return -1
         if v > best_v:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import sys
 from pathlib import Path
 
 import click
 from rich.console import Console
 
-out = Console(highlight=False, soft_wrap=False)
 err = Console(stderr=True, highlight=False)
+WIDTH = 120              # table width when stdout is not a terminal
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
                       default="table", show_default=True, help="Result format on stdout.")
@@ -65,7 +66,8 @@ def emit(data: dict, view, fmt: str) -> None:
     if fmt == "csv":
         click.echo(to_csv(records), nl=False)
     else:
-        print_tables(sections, out)
+        print_tables(sections, Console(highlight=False,
+                                       width=None if sys.stdout.isatty() else WIDTH))
 
 
 def _progress(quiet: bool, label: str):
@@ -112,6 +114,7 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
       scopa-sim compare greedy greedy:scopa=2000 --until-halfwidth 0.01
       scopa-sim compare greedy random --games --deals 20000 --format json
     """
+    from .analysis.duplicate import DEFAULT_DEALS
     from .analysis.duplicate import compare as run_compare
     from .analysis.views import compare_view
     if deals is not None and until_halfwidth is not None:
@@ -119,7 +122,7 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
     seed = _seed(seed)
     rules = _rules(rules_name, rule_options)
     with _progress(quiet, f"compare {a} vs {b}") as bar:
-        total = deals or (max_deals if until_halfwidth else 100_000)
+        total = deals or (max_deals if until_halfwidth else DEFAULT_DEALS)
         task = bar.add_task("", total=total, note="")
 
         def update(c):
@@ -321,7 +324,7 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
         if kind == "heatmap":
             raise click.UsageError("a heatmap is of a tournament: give its JSON file or "
                                    "--strategies")
-        st = _stats(source, quiet)
+        st = _stats(source, quiet, bootstrap=0)            # no interval needed for charts
         kinds = charts.run_kinds(st) if kind == "all" else [kind or "winrates"]
         name = Path(source).resolve().name
         if kind == "all":

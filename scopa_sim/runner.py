@@ -6,7 +6,9 @@ worker, in any order, and give the same bytes.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,7 +43,7 @@ class RunSpec:
             raise ValueError("give either rounds or games")
         units = rounds if games is None else games
         if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units < 1:
-            raise ValueError(f"the number of {'games' if games else 'rounds'} must be a positive whole number")
+            raise ValueError(f"the number of {'games' if games is not None else 'rounds'} must be a positive whole number")
         if not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
             raise ValueError(f"seed must be a whole number 0..2**64-1, not {seed!r}")
         if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
@@ -63,8 +65,24 @@ class RunSpec:
         return self.rules.pack(), ids, params, self.rules.primiera_table()
 
 
-def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
+_COMPILING = threading.Lock()
+
+
+def _compiled(spec: RunSpec) -> None:
+    """Compile (or load) the batch kernels once, in one thread: Numba may crash
+    when threads compile the same kernel at the same time."""
+    kernel = kernels.simulate_games if spec.games else kernels.simulate_rounds
+    if kernel.signatures and kernels.scratch.signatures:
+        return
+    with _COMPILING:
+        if not (kernel.signatures and kernels.scratch.signatures):
+            run_batch(dataclasses.replace(spec, units=1, batch_size=1), 0, compiled=True)
+
+
+def run_batch(spec: RunSpec, b: int, compiled: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Batch `b` of a run: (sides int16[n_sides, N_SIDE, rows], rounds int64[N_ROUND, rows])."""
+    if not compiled:
+        _compiled(spec)
     first, count = spec.batch_range(b)
     rules, ids, params, best = spec.packed()
     n_sides = spec.rules.n_sides

@@ -1,0 +1,216 @@
+"""Charts of a run or a tournament (matplotlib, Agg backend): each with a
+title, labelled axes and units, written as PNG (or SVG/PDF by the file's
+extension) at a fixed size, `SIZE` inches at `DPI` (800 x 500 pixels)."""
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+SIZE = (8.0, 5.0)
+DPI = 100
+FORMATS = ("png", "svg", "pdf")
+SIDE_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+
+
+def _figure(title: str):
+    fig, ax = plt.subplots(figsize=SIZE, dpi=DPI, layout="constrained")
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    return fig, ax
+
+
+def _side_labels(stats: dict) -> list[str]:
+    return [f"side {t}: {s}" for t, s in enumerate(stats["strategies"])]
+
+
+def _err(items: list[dict], value: str = "rate") -> np.ndarray:
+    return np.array([[d[value] - d["low"] for d in items], [d["high"] - d[value] for d in items]])
+
+
+def winrates(stats: dict):
+    """Round (and game) win rates per side and the round tie rate, with 95% Wilson intervals."""
+    groups = [("round", "round_win")] + ([("game", "game_win")] if "games" in stats else [])
+    fig, ax = _figure(f"Win rates, {stats['rules']}: " + " vs ".join(stats["strategies"]))
+    width = 0.8 / len(stats["sides"])
+    x = np.arange(len(groups))
+    for t, side in enumerate(stats["sides"]):
+        items = [side[key] for _, key in groups]
+        ax.bar(x + (t - (len(stats["sides"]) - 1) / 2) * width, [d["rate"] for d in items], width,
+               yerr=_err(items), capsize=4, label=_side_labels(stats)[t],
+               color=SIDE_COLOURS[t % len(SIDE_COLOURS)])
+    tie = stats["round_tie"]
+    ax.bar([len(groups)], [tie["rate"]], 0.8 / len(stats["sides"]), yerr=_err([tie]), capsize=4,
+           color="grey", label="round tied at the top")
+    ax.set_xticks(list(x) + [len(groups)],
+                  [f"{g} win rate (n = {stats[g + 's']:,})" for g, _ in groups] + ["round tie rate"])
+    ax.set_ylabel("rate (fraction of rounds or games), 95% CI")
+    ax.set_ylim(0, 1)
+    ax.legend(loc="upper right")
+    return fig
+
+
+def categories(stats: dict):
+    """Mean points per round by category and side, with 95% intervals."""
+    cats = [("pt_cards", "most cards"), ("pt_coins", "most coins"),
+            ("pt_settebello", "settebello"), ("pt_primiera", "primiera"), ("scopas", "scopas"),
+            ("points", "all points")]
+    fig, ax = _figure(f"Points per round by category, {stats['rules']} "
+                      f"(n = {stats['rounds']:,} rounds)")
+    k = len(stats["sides"])
+    width = 0.8 / k
+    x = np.arange(len(cats))
+    for t, side in enumerate(stats["sides"]):
+        items = [side[c] for c, _ in cats]
+        ax.bar(x + (t - (k - 1) / 2) * width, [d["mean"] for d in items], width,
+               yerr=_err(items, "mean"), capsize=3, label=_side_labels(stats)[t],
+               color=SIDE_COLOURS[t % len(SIDE_COLOURS)])
+    ax.set_xticks(x, [name for _, name in cats])
+    ax.set_xlabel("scoring category")
+    ax.set_ylabel("mean points per round (points), 95% CI")
+    ax.legend()
+    return fig
+
+
+def margin(stats: dict):
+    """The distribution of the round point margin, side 0 minus side 1."""
+    if "margin_counts" not in stats:
+        raise ValueError("the margin histogram needs a run with two sides")
+    counts = {int(k): v for k, v in stats["margin_counts"].items()}
+    xs = np.arange(min(counts), max(counts) + 1)
+    n = sum(counts.values())
+    ys = np.array([counts.get(int(v), 0) for v in xs]) / n
+    mean = float((xs * ys).sum())
+    fig, ax = _figure(f"Round point margin, {stats['strategies'][0]} minus "
+                      f"{stats['strategies'][1]} (n = {n:,} rounds)")
+    ax.bar(xs, ys, 0.9, color=SIDE_COLOURS[0])
+    ax.axvline(mean, color="black", ls="--", label=f"mean {mean:+.3f} points")
+    ax.set_xlabel("side 0 points minus side 1 points in a round (points)")
+    ax.set_ylabel("fraction of rounds")
+    ax.legend()
+    return fig
+
+
+def convergence(stats: dict):
+    """Side 0's round win rate against rounds played, with its 95% Wilson band."""
+    c = stats["convergence"]
+    n = np.array([d["rounds"] for d in c])
+    fig, ax = _figure(f"Convergence: round win rate of side 0 ({stats['strategies'][0]})")
+    ax.fill_between(n, [d["low"] for d in c], [d["high"] for d in c], alpha=0.3,
+                    color=SIDE_COLOURS[0], label="95% Wilson interval")
+    ax.plot(n, [d["rate"] for d in c], color=SIDE_COLOURS[0], label="estimate")
+    ax.axhline(c[-1]["rate"], color="black", ls=":", lw=1,
+               label=f"final {c[-1]['rate']:.4f} (n = {c[-1]['rounds']:,})")
+    ax.set_xscale("log")
+    ax.set_xlabel("rounds played (log scale)")
+    ax.set_ylabel("side 0 round win rate (fraction of rounds)")
+    ax.legend()
+    return fig
+
+
+def rounds(stats: dict):
+    """The distribution of the number of rounds in a game."""
+    if "rounds_per_game" not in stats:
+        raise ValueError("rounds per game needs a run of games (simulate with --games)")
+    r = stats["rounds_per_game"]
+    counts = {int(k): v for k, v in r["counts"].items()}
+    n = sum(counts.values())
+    xs = np.arange(min(counts), max(counts) + 1)
+    fig, ax = _figure(f"Rounds per game to {stats['target']}, {stats['rules']} "
+                      f"(n = {n:,} games)")
+    ax.bar(xs, [counts.get(int(v), 0) / n for v in xs], 0.9, color=SIDE_COLOURS[2])
+    ax.axvline(r["mean"]["mean"], color="black", ls="--",
+               label=f"mean {r['mean']['mean']:.2f} rounds")
+    ax.set_xlabel("rounds in the game (rounds)")
+    ax.set_ylabel("fraction of games")
+    ax.legend()
+    return fig
+
+
+def heatmap(tour: dict):
+    """A tournament's margins per round (row minus column) with 95% intervals."""
+    names = tour["strategies"]
+    m = np.array(tour["margin"], dtype=float)
+    lo, hi = np.array(tour["low"], dtype=float), np.array(tour["high"], dtype=float)
+    fig, ax = plt.subplots(figsize=SIZE, dpi=DPI, layout="constrained")
+    lim = np.nanmax(np.abs(m)) if np.isfinite(m).any() else 1.0
+    im = ax.imshow(np.where(np.isfinite(m), m, np.nan), cmap="RdBu", vmin=-lim, vmax=lim)
+    for i in range(len(names)):
+        for j in range(len(names)):
+            if i == j:
+                ax.text(j, i, "—", ha="center", va="center", color="grey")
+                continue
+            dark = abs(m[i, j]) > 0.6 * lim
+            ax.text(j, i, f"{m[i, j]:+.3f}\n±{(hi[i, j] - lo[i, j]) / 2:.3f}", ha="center",
+                    va="center", fontsize=9, color="white" if dark else "black")
+    ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlabel("opponent (column)")
+    ax.set_ylabel("strategy (row)")
+    ax.set_title(f"Tournament, {tour.get('rules', '')}: mean points per round, row minus column\n"
+                 f"{tour['pairs_per_match']:,} duplicate {tour['unit']} per pair; ± 95% halfwidth")
+    fig.colorbar(im, ax=ax, label="mean margin (points per round)")
+    return fig
+
+
+KINDS: dict[str, tuple[Callable, str]] = {
+    "winrates": (winrates, "run"),
+    "categories": (categories, "run"),
+    "margin": (margin, "run"),
+    "convergence": (convergence, "run"),
+    "rounds": (rounds, "games"),
+    "heatmap": (heatmap, "tournament"),
+}
+
+
+def check_format(path: str | Path) -> str:
+    ext = Path(path).suffix.lower().lstrip(".")
+    if ext not in FORMATS:
+        raise ValueError(f"chart file {str(path)!r} must end in "
+                         f"{', '.join('.' + f for f in FORMATS)}")
+    return ext
+
+
+def save(fig, path: str | Path) -> Path:
+    """Write a figure (format from the extension) and close it."""
+    path = Path(path)
+    fmt = check_format(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fig.savefig(path, format=fmt, dpi=DPI)
+    finally:
+        plt.close(fig)
+    return path
+
+
+def draw(kind: str, data: dict, path: str | Path) -> Path:
+    """Draw chart `kind` from run statistics (`run_stats`) or a tournament."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown chart kind {kind!r}: choose from {', '.join(KINDS)}")
+    return save(KINDS[kind][0](data), path)
+
+
+def png_bytes(kind: str, data: dict) -> bytes:
+    fig = KINDS[kind][0](data)
+    buf = io.BytesIO()
+    try:
+        fig.savefig(buf, format="png", dpi=DPI)
+    finally:
+        plt.close(fig)
+    return buf.getvalue()
+
+
+def run_kinds(stats: dict) -> list[str]:
+    """The chart kinds that apply to a run."""
+    kinds = ["winrates", "categories", "convergence"]
+    if "margin_counts" in stats:
+        kinds.insert(2, "margin")
+    if "rounds_per_game" in stats:
+        kinds.append("rounds")
+    return kinds

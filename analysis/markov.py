@@ -1,0 +1,102 @@
+"""The exact match win probability from the per-round score distribution.
+
+A game of two sides is a Markov chain over (score_0, score_1, dealer): each
+round adds (a, b) points with probability P_dealer(a, b), and the deal moves
+one seat on. The game ends at the end of a round in which some side has at
+least `target` points and the top is not tied; a tie at the top plays
+another round. Once both sides are tied at or above the target, only the
+next round's (a, b) matters, so the chain is finite: the cells (s0, s1) with
+both below the target, plus one "tied at the top" state per dealer.
+
+Points are never negative, so every move but (0, 0) goes to a cell with a
+larger total: the cells are solved from the top down, each as a small
+linear system over the dealer seats (a (0, 0) round keeps the scores and
+moves the deal).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def _check(dist: np.ndarray) -> np.ndarray:
+    dist = np.asarray(dist, np.float64)
+    if dist.ndim != 3 or dist.shape[0] < 1:
+        raise ValueError("dist is P[dealer, a, b]: one 2-D table of round points per dealer seat")
+    if (dist < 0).any() or not np.allclose(dist.sum((1, 2)), 1.0):
+        raise ValueError("each dealer's round-point table must be probabilities summing to 1")
+    return dist
+
+
+def _cycle_solve(rhs: np.ndarray, stay: np.ndarray) -> np.ndarray:
+    """Solve V[d] = rhs[d] + stay[d] * V[d+1 mod p] for V."""
+    p = len(rhs)
+    m = np.eye(p)
+    m[np.arange(p), (np.arange(p) + 1) % p] -= stay
+    return np.linalg.solve(m, rhs)
+
+
+def win_probability(dist, target: int) -> np.ndarray:
+    """P(side 0 wins the game | the first round is dealt by seat d), for each d.
+
+    `dist[d, a, b]` is the probability that a round dealt by seat d gives side
+    0 `a` points and side 1 `b` points; the deal moves one seat on each round
+    (d -> d + 1 mod the number of seats).
+    """
+    dist = _check(dist)
+    if not isinstance(target, (int, np.integer)) or target < 1:
+        raise ValueError("target must be a positive whole number")
+    seats, na, nb = dist.shape
+    nxt = (np.arange(seats) + 1) % seats
+    a_idx, b_idx = np.arange(na)[:, None], np.arange(nb)[None, :]
+    # Tied at or above the target: the next round's leader in points wins.
+    win_now = (dist * (a_idx > b_idx)).sum((1, 2))
+    tie_now = (dist * (a_idx == b_idx)).sum((1, 2))
+    tied = _cycle_solve(win_now, tie_now)
+    # V[s0, s1, d] on a grid padded so that (s0 + a, s1 + b) is always inside;
+    # cells at or above the target hold the end-of-round outcome.
+    size0, size1 = target + na, target + nb
+    s0, s1 = np.arange(size0)[:, None], np.arange(size1)[None, :]
+    over = (s0 >= target) | (s1 >= target)
+    v = np.zeros((size0, size1, seats))
+    v[over & (s0 > s1)] = 1.0
+    tie_cells = over & (s0 == s1)
+    v[tie_cells] = tied
+    stay = dist[:, 0, 0]
+    for i in range(target - 1, -1, -1):
+        for j in range(target - 1, -1, -1):
+            block = v[i:i + na, j:j + nb, :][:, :, nxt]          # V(s + (a, b), d + 1)
+            rhs = np.einsum("dab,abd->d", dist, block)   # (0, 0) term: v[i, j] is still 0
+            v[i, j] = _cycle_solve(rhs, stay)
+    return v[0, 0].copy()
+
+
+def match_probability(dist, target: int, first_dealer=None) -> float:
+    """P(side 0 wins the game), averaged over the first dealer: `first_dealer`
+    gives a weight per seat (default: every seat alike, as in a run of games,
+    where game g is first dealt by seat g mod players)."""
+    by_dealer = win_probability(dist, target)
+    w = np.ones(len(by_dealer)) if first_dealer is None else np.asarray(first_dealer, np.float64)
+    if w.shape != by_dealer.shape or w.sum() <= 0:
+        raise ValueError("first_dealer gives one non-negative weight per seat")
+    return float((by_dealer * w).sum() / w.sum())
+
+
+def bootstrap_match_probability(counts, target: int, first_dealer=None, replicates: int = 200,
+                                seed: int = 0) -> tuple[float, float, float]:
+    """The match probability from round counts `counts[d, a, b]`, with a 95%
+    percentile interval from `replicates` multinomial resamplings of the
+    counts (each dealer's rounds resampled apart)."""
+    counts = np.asarray(counts, np.int64)
+    totals = counts.sum((1, 2))
+    if (totals == 0).any():
+        raise ValueError("every dealer seat needs at least one round")
+    point = match_probability(counts / totals[:, None, None], target, first_dealer)
+    rng = np.random.default_rng(seed)
+    flat = counts.reshape(len(counts), -1) / totals[:, None]
+    draws = []
+    for _ in range(replicates):
+        sample = np.stack([rng.multinomial(n, p) for n, p in zip(totals, flat)]).astype(float)
+        sample = (sample / totals[:, None]).reshape(counts.shape)
+        draws.append(match_probability(sample, target, first_dealer))
+    low, high = np.quantile(draws, [0.025, 0.975]) if replicates else (np.nan, np.nan)
+    return point, float(low), float(high)

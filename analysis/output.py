@@ -1,0 +1,99 @@
+"""Results in three shapes: tables (rich on a terminal, Markdown, HTML),
+JSON (the plain data), and CSV (flat records)."""
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+FORMATS = ("table", "json", "csv")
+
+
+@dataclass
+class Section:
+    """One table of a result: a title, column names, rows of strings."""
+    title: str
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    caption: str = ""
+
+    def add(self, *cells) -> Section:
+        self.rows.append([str(c) for c in cells])
+        return self
+
+
+def ci(d: dict, digits: int = 4) -> str:
+    """An interval as text, [low, high]."""
+    return f"[{d['low']:.{digits}f}, {d['high']:.{digits}f}]"
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {str(k): _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return _plain(x.tolist())
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (float, np.floating)):
+        return None if not math.isfinite(float(x)) else float(x)
+    if isinstance(x, np.bool_):
+        return bool(x)
+    return x
+
+
+def to_json(data: dict) -> str:
+    """Strict JSON (NaN and infinities become null)."""
+    return json.dumps(_plain(data), indent=2)
+
+
+def to_csv(records: list[dict]) -> str:
+    """Flat records as CSV, columns in first-seen order."""
+    cols: list[str] = []
+    for r in records:
+        cols += [k for k in r if k not in cols]
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, cols, lineterminator="\n")
+    w.writeheader()
+    for r in records:
+        w.writerow({k: ("" if v is None else v) for k, v in _plain(r).items()})
+    return buf.getvalue()
+
+
+def print_tables(sections: list[Section], console) -> None:
+    """The sections as rich tables."""
+    from rich.table import Table
+    for s in sections:
+        t = Table(title=s.title, caption=s.caption or None, caption_justify="left",
+                  title_justify="left")
+        for i, c in enumerate(s.columns):
+            t.add_column(c, justify="left" if i == 0 else "right")
+        for row in s.rows:
+            t.add_row(*row)
+        console.print(t)
+
+
+def markdown_table(s: Section) -> str:
+    def esc(x):
+        return str(x).replace("|", "\\|")
+    lines = [f"### {s.title}", "", "| " + " | ".join(map(esc, s.columns)) + " |",
+             "|" + "|".join("---" if i == 0 else "---:" for i in range(len(s.columns))) + "|"]
+    lines += ["| " + " | ".join(map(esc, r)) + " |" for r in s.rows]
+    if s.caption:
+        lines += ["", s.caption]
+    return "\n".join(lines) + "\n"
+
+
+def html_table(s: Section) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(c)}</th>" for c in s.columns)
+    body = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in s.rows)
+    cap = f"<p class='caption'>{e(s.caption)}</p>" if s.caption else ""
+    return (f"<h3>{e(s.title)}</h3>\n<table><thead><tr>{head}</tr></thead>"
+            f"<tbody>{body}</tbody></table>{cap}\n")

@@ -1,0 +1,189 @@
+""""How often" questions over a run: P(event | condition) with n and a 95%
+interval, or the mean of a number given a condition.
+
+Expressions use pandas `DataFrame.eval` / `query` syntax over the columns of
+the dataset (README, "Data: columns of a round") plus a few derived columns
+(`DERIVED`). Only the columns an expression names are read from disk.
+"""
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..store import Run
+from .stats import mean_interval, wilson
+
+TABLES = ("rounds", "games")
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A column computed from stored ones: what it needs and what it means."""
+    needs: Callable[[Run], list[str]]
+    compute: Callable[[Run, pd.DataFrame], pd.Series]
+    doc: str
+    games_only: bool = False
+
+
+def _points(run: Run) -> list[str]:
+    return [f"points_{t}" for t in range(run.spec.rules.n_sides)]
+
+
+def _winner(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
+    """The side with strictly the most of `cols`, -1 on a tie at the top."""
+    v = df[cols].to_numpy()
+    top = v.max(1)
+    best = v.argmax(1)
+    tied = (v == top[:, None]).sum(1) > 1
+    return np.where(tied, -1, best).astype(np.int8)
+
+
+def _side_of(run: Run, seats: pd.Series, shift: int = 0) -> np.ndarray:
+    r = run.spec.rules
+    return np.asarray(r.teams, np.int8)[(seats.to_numpy().astype(np.int64) + shift) % r.players]
+
+
+def _game_winner(run: Run, df: pd.DataFrame) -> pd.Series:
+    games = run.read("games", columns=["game", "winner"])
+    return df["game"].map(pd.Series(games["winner"].to_numpy(), index=games["game"])).astype(np.int8)
+
+
+def _others_best(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
+    return df[cols[1:]].to_numpy().max(1)
+
+
+ROUND_DERIVED: dict[str, Derived] = {
+    "winner": Derived(_points, lambda run, df: _winner(df, _points(run)),
+                      "side with the most points in the round; -1 on a tie at the top"),
+    "margin": Derived(_points, lambda run, df: df[_points(run)[0]].astype(np.int64)
+                      - _others_best(df, _points(run)),
+                      "points_0 minus the best other side's points (two sides: points_0 - points_1)"),
+    "total_points": Derived(_points, lambda run, df: df[_points(run)].astype(np.int64).sum(1),
+                            "all sides' round points together"),
+    "dealer_side": Derived(lambda run: ["dealer"], lambda run, df: _side_of(run, df["dealer"]),
+                           "side of the seat that dealt"),
+    "leader": Derived(lambda run: ["dealer"],
+                      lambda run, df: ((df["dealer"].astype(np.int64) + 1)
+                                       % run.spec.rules.players).astype(np.int8),
+                      "seat that led (the one after the dealer)"),
+    "leader_side": Derived(lambda run: ["dealer"], lambda run, df: _side_of(run, df["dealer"], 1),
+                           "side of the seat that led"),
+    "game_winner": Derived(lambda run: ["game"], _game_winner,
+                           "side that won the round's game (runs of games)", games_only=True),
+}
+
+GAME_DERIVED: dict[str, Derived] = {
+    "dealer_side": Derived(lambda run: ["first_dealer"],
+                           lambda run, df: _side_of(run, df["first_dealer"]),
+                           "side of the seat that dealt the game's first round"),
+    "margin": Derived(lambda run: [f"score_{t}" for t in range(run.spec.rules.n_sides)],
+                      lambda run, df: df["score_0"].astype(np.int64)
+                      - _others_best(df, [f"score_{t}" for t in range(run.spec.rules.n_sides)]),
+                      "final score_0 minus the best other side's final score"),
+}
+
+EXAMPLES = (
+    ('"winner == 0" --given "settebello_0 == 1"',
+     "how often does the side that takes the settebello win the round"),
+    ('"winner == dealer_side" --table games', "how often does the dealer (of the first round) "
+     "win a game (a run of --games)"),
+    ('"rounds" --table games', "how long is a game, in rounds (a mean, not a probability)"),
+    ('"scopas_0 + scopas_1 >= 2"', "how often are there two or more scopas in a round"),
+    ('"game_winner == 0" --given "round == 0 and settebello_0 == 1"',
+     "how often does the side that takes the first round's settebello win the game"),
+)
+
+
+def derived_columns(run: Run, table: str) -> dict[str, Derived]:
+    d = ROUND_DERIVED if table == "rounds" else GAME_DERIVED
+    return {k: v for k, v in d.items() if not v.games_only or run.spec.games}
+
+
+def stored_columns(run: Run, table: str) -> list[str]:
+    """The dataset's column names, from the schema (nothing read)."""
+    import pyarrow.dataset as ds
+    if table not in TABLES:
+        raise ValueError(f"table must be one of {', '.join(TABLES)}, not {table!r}")
+    if table == "games" and not run.spec.games:
+        raise ValueError(f"{run.root} is a run of rounds: it has no games table "
+                         f"(simulate with --games)")
+    return list(ds.dataset(run.root / table, format="parquet").schema.names)
+
+
+def _names(expr: str) -> set[str]:
+    """The column names an expression uses (not function names)."""
+    if "@" in expr:
+        raise ValueError(f"bad expression {expr!r}: local variables (@name) are not available")
+    try:
+        tree = ast.parse(expr.replace("`", ""), mode="eval")
+    except SyntaxError as e:
+        raise ValueError(f"bad expression {expr!r}: {e.msg}") from None
+    funcs = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in funcs}
+
+
+def load(run: Run, exprs: list[str], table: str = "rounds") -> pd.DataFrame:
+    """The columns the expressions use (stored and derived), and no others."""
+    stored = stored_columns(run, table)
+    derived = derived_columns(run, table)
+    names = set().union(*(_names(e) for e in exprs))
+    unknown = sorted(names - set(stored) - set(derived))
+    if unknown:
+        raise ValueError(f"unknown column{'s' * (len(unknown) > 1)} {', '.join(unknown)}; "
+                         f"the {table} columns are {', '.join(stored)}; derived: "
+                         f"{', '.join(derived)}")
+    want = {n for n in names if n in stored}
+    for n in names & set(derived):
+        want.update(derived[n].needs(run))
+    read = [c for c in stored if c in want] or [stored[0]]
+    df = run.read(table, columns=read)
+    for n in sorted(names & set(derived)):
+        df[n] = derived[n].compute(run, df)
+    return df
+
+
+def _evaluate(df: pd.DataFrame, expr: str, what: str) -> pd.Series:
+    try:
+        value = df.eval(expr, engine="python")
+    except Exception as e:                      # pandas raises many kinds here
+        raise ValueError(f"cannot evaluate {what} {expr!r}: {e}") from None
+    if np.isscalar(value):
+        value = pd.Series(value, index=df.index)
+    if not isinstance(value, pd.Series):
+        raise ValueError(f"{what} {expr!r} is not one value per row")
+    return value
+
+
+def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -> dict:
+    """P(event | given) with n and a 95% Wilson interval, if `event` is true
+    or false per row; else the mean of `event` given the condition, with a
+    normal 95% interval."""
+    if not event.strip():
+        raise ValueError("give an event, e.g. \"winner == 0\"")
+    exprs = [event] + ([given] if given else [])
+    df = load(run, exprs, table)
+    rows = len(df)
+    if given:
+        cond = _evaluate(df, given, "condition")
+        if cond.dtype != bool:
+            raise ValueError(f"condition {given!r} is not true or false per row "
+                             f"(write a comparison, e.g. \"settebello_0 == 1\")")
+        df = df[cond.to_numpy()]
+    if len(df) == 0:
+        raise ValueError(f"no row of the {rows:,} satisfies the condition {given!r}")
+    value = _evaluate(df, event, "event")
+    out = {"run": str(run.root), "table": table, "event": event, "given": given,
+           "rows": rows}
+    if value.dtype == bool:
+        r = wilson(int(value.sum()), len(value))
+        out.update(kind="probability", estimate=r.value, k=r.k, n=r.n, low=r.low, high=r.high)
+    elif pd.api.types.is_numeric_dtype(value.dtype):
+        m = mean_interval(value.to_numpy(np.float64))
+        out.update(kind="mean", estimate=m.mean, sd=m.sd, n=m.n, low=m.low, high=m.high)
+    else:
+        raise ValueError(f"event {event!r} is neither true/false nor a number per row")
+    return out

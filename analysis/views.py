@@ -1,0 +1,205 @@
+"""How each result reads: table sections (for the terminal, Markdown and
+HTML) and flat records (for CSV), from the plain data the analysis
+functions return."""
+from __future__ import annotations
+
+from .output import Section, ci
+
+CATEGORY_TITLES = (("points", "points per round"), ("pt_cards", "  most cards"),
+                   ("pt_coins", "  most coins"), ("pt_settebello", "  settebello"),
+                   ("pt_primiera", "  primiera"), ("scopas", "  scopas"))
+
+
+def _rec(metric, d=None, estimate=None, **extra) -> dict:
+    d = d or {}
+    value = estimate if estimate is not None else d.get("rate", d.get("mean", d.get("estimate")))
+    return {"metric": metric, **extra, "estimate": value, "low": d.get("low"),
+            "high": d.get("high"), "n": d.get("n")}
+
+
+# ---- compare ---------------------------------------------------------------
+def compare_view(r: dict) -> tuple[list[Section], list[dict]]:
+    a, b, m = r["a"], r["b"], r["margin"]
+    unit = "game seeds" if r["unit"] == "games" else "deals"
+    s = Section(f"compare: {a} vs {b}, {r['rules']} (duplicate {unit}: each played twice, "
+                f"seats swapped)", ["", "estimate", "95% CI", "n"])
+    s.add(f"margin per round, {a} − {b} (points), paired", f"{m['estimate']:+.4f}",
+          f"[{m['low']:+.4f}, {m['high']:+.4f}]", f"{m['n']:,} pairs")
+    s.add("  same data taken as unpaired", "", f"[{m['unpaired_low']:+.4f}, "
+          f"{m['unpaired_high']:+.4f}]", f"{2 * m['n']:,} plays")
+    s.add("  correlation of the two plays of a pair", f"{m['correlation']:+.3f}", "", "")
+    s.add("  pairing is worth (× unpaired sample size)", f"{m['saving']:.2f}", "", "")
+    for key, title in (("round_win", f"{a} wins the round"), ("round_draw", "round drawn"),
+                       ("round_loss", f"{b} wins the round")):
+        d = r[key]
+        s.add(title, f"{d['rate']:.4f}", ci(d), f"{d['n']:,} rounds")
+    recs = [_rec("margin_paired", m, correlation=m["correlation"]),
+            _rec("margin_unpaired", {"low": m["unpaired_low"], "high": m["unpaired_high"],
+                                     "n": 2 * m["n"]}, m["estimate"]),
+            _rec("round_win", r["round_win"]), _rec("round_draw", r["round_draw"]),
+            _rec("round_loss", r["round_loss"])]
+    if "match_win" in r:
+        mw, ww = r["match_win"], r["match_win_wilson"]
+        s.add(f"{a} wins the game (to the target), paired", f"{mw['estimate']:.4f}",
+              ci(mw), f"{mw['n']:,} pairs")
+        s.add("  Wilson, games taken as unpaired", f"{ww['rate']:.4f}", ci(ww), f"{ww['n']:,} games")
+        s.add("  correlation of the two plays of a pair", f"{mw['correlation']:+.3f}", "", "")
+        s.add("rounds per game", f"{r['rounds_per_game']:.2f}", "", "")
+        recs += [_rec("match_win_paired", mw, correlation=mw["correlation"]),
+                 _rec("match_win_wilson", ww)]
+    cap = f"seed {r['seed']}; {r['rounds']:,} rounds played"
+    if r.get("until_halfwidth") is not None:
+        cap += (f"; stopped at ±{r['until_halfwidth']:g} after {r['pairs']:,} pairs" if r["reached"]
+                else f"; ±{r['until_halfwidth']:g} not reached by the cap of {r['pairs']:,} pairs")
+    s.caption = cap
+    for rec in recs:
+        rec.update(a=a, b=b, seed=r["seed"])
+    return [s], recs
+
+
+# ---- tournament ------------------------------------------------------------
+def tournament_view(t: dict) -> tuple[list[Section], list[dict]]:
+    names = t["strategies"]
+    mat = Section(f"tournament, {t['rules']}: mean points per round, row minus column, "
+                  f"95% CI ({t['pairs_per_match']:,} duplicate {t['unit']} per pair)",
+                  [""] + names)
+    recs = []
+    for i, row in enumerate(names):
+        cells = []
+        for j in range(len(names)):
+            if i == j:
+                cells.append("—")
+                continue
+            m, lo, hi = t["margin"][i][j], t["low"][i][j], t["high"][i][j]
+            cells.append(f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+            recs.append({"table": "margin", "strategy": row, "opponent": names[j],
+                         "estimate": m, "low": lo, "high": hi})
+        mat.add(row, *cells)
+    basis = ("games won" if t.get("rating_basis") == "games"
+             else "round wins (a draw counts half)")
+    rat = Section(f"Bradley-Terry ratings from {basis}, 95% CI",
+                  ["rank", "strategy", "log-strength", "95% CI", "Elo", "Elo 95% CI"])
+    for r in sorted(t["ratings"], key=lambda r: r["rank"]):
+        rat.add(r["rank"], r["strategy"], f"{r['theta']:+.3f}", f"[{r['low']:+.3f}, {r['high']:+.3f}]",
+                f"{r['elo']:.0f}", f"[{r['elo_low']:.0f}, {r['elo_high']:.0f}]")
+        recs.append({"table": "rating", "strategy": r["strategy"], "estimate": r["theta"],
+                     "low": r["low"], "high": r["high"], "elo": r["elo"],
+                     "elo_low": r["elo_low"], "elo_high": r["elo_high"]})
+    rat.caption = (f"seed {t['seed']}; Elo = 1500 + 400/ln(10) × log-strength (mean 1500); "
+                   "intervals from the Hessian of the likelihood")
+    return [mat, rat], recs
+
+
+# ---- ask -------------------------------------------------------------------
+def ask_view(r: dict) -> tuple[list[Section], list[dict]]:
+    given = f" | {r['given']}" if r["given"] else ""
+    if r["kind"] == "probability":
+        s = Section(f"P({r['event']}{given})", ["estimate", "95% CI (Wilson)", "k", "n"])
+        s.add(f"{r['estimate']:.4f}", ci(r), f"{r['k']:,}", f"{r['n']:,}")
+    else:
+        s = Section(f"mean of {r['event']}{given}", ["estimate", "95% CI", "sd", "n"])
+        s.add(f"{r['estimate']:.4f}", ci(r), f"{r['sd']:.4f}", f"{r['n']:,}")
+    s.caption = f"{r['run']} ({r['table']}: {r['rows']:,} rows)"
+    rec = {k: r.get(k) for k in ("event", "given", "table", "kind", "estimate", "low", "high",
+                                 "k", "n", "rows")}
+    return [s], [rec]
+
+
+# ---- report ----------------------------------------------------------------
+def report_view(st: dict) -> tuple[list[Section], list[dict]]:
+    labels = st["strategies"]
+    side_cols = [f"side {t}: {x}" for t, x in enumerate(labels)]
+    secs, recs = [], []
+
+    w = Section("Win rates (95% Wilson intervals)", ["", *side_cols])
+    rows = [("round win rate", "round_win", "rounds")]
+    if "games" in st:
+        rows.insert(0, ("game win rate", "game_win", "games"))
+    for title, key, unit in rows:
+        w.add(f"{title} (n = {st[unit]:,} {unit})",
+              *(f"{s[key]['rate']:.4f} {ci(s[key])}" for s in st["sides"]))
+        recs += [_rec(key, s[key], side=t) for t, s in enumerate(st["sides"])]
+    tie = st["round_tie"]
+    w.add("round tied at the top", f"{tie['rate']:.4f} {ci(tie)}", *[""] * (len(labels) - 1))
+    recs.append(_rec("round_tie", tie))
+    secs.append(w)
+
+    ex = st.get("match_exact")
+    if ex and "side0_win" in ex:
+        e = Section(f"Match win probability of side 0 ({labels[0]}), games to {ex['target']}",
+                    ["", "estimate", "95% CI", "n"])
+        e.add("exact, from the per-round score distribution (Markov chain)",
+              f"{ex['side0_win']:.4f}", ci(ex), f"{st['rounds']:,} rounds")
+        recs.append(_rec("match_exact", {**ex, "n": st["rounds"]}, ex["side0_win"]))
+        if "simulated" in ex:
+            sim = ex["simulated"]
+            e.add("simulated games", f"{sim['rate']:.4f}", ci(sim), f"{sim['n']:,} games")
+            recs.append(_rec("match_simulated", sim))
+        e.caption = ("the chain plays (score_0, score_1) to the target with the deal passing each "
+                     "round and a tie at the top playing on; its interval is a bootstrap over the "
+                     f"rounds ({ex['replicates']} resamplings)")
+        secs.append(e)
+
+    c = Section("Points per round by category (mean, ± 95% halfwidth)", ["", *side_cols])
+    for key, title in CATEGORY_TITLES:
+        c.add(title, *(f"{s[key]['mean']:.4f} ±{s[key]['high'] - s[key]['mean']:.4f}"
+                       for s in st["sides"]))
+        recs += [_rec(key, s[key], side=t) for t, s in enumerate(st["sides"])]
+    secs.append(c)
+
+    sc = st["scopas_per_round"]
+    total = sum(sc.values())
+    s = Section("Scopas per round (all sides together)", ["scopas", "rounds", "fraction"])
+    for k, v in sc.items():
+        s.add(k, f"{v:,}", f"{v / total:.4f}")
+        recs.append({"metric": "scopas_per_round", "value": int(k), "estimate": v / total, "n": v})
+    secs.append(s)
+
+    d = st["dealer"]
+    dl = Section("Dealer versus leader (the seat after the dealer leads)",
+                 ["", "estimate", "95% CI", "n"])
+    dl.add("dealer's side wins the round", f"{d['dealer_win']['rate']:.4f}", ci(d["dealer_win"]),
+           f"{d['dealer_win']['n']:,}")
+    dl.add("leader's side wins the round", f"{d['leader_win']['rate']:.4f}", ci(d["leader_win"]),
+           f"{d['leader_win']['n']:,}")
+    dl.add("margin, dealer's side − leader's side (points)", f"{d['margin']['mean']:+.4f}",
+           f"[{d['margin']['low']:+.4f}, {d['margin']['high']:+.4f}]", f"{d['margin']['n']:,}")
+    recs += [_rec("dealer_round_win", d["dealer_win"]), _rec("leader_round_win", d["leader_win"]),
+             _rec("dealer_margin", d["margin"])]
+    if "first_dealer_game_win" in d:
+        g = d["first_dealer_game_win"]
+        dl.add("first dealer's side wins the game", f"{g['rate']:.4f}", ci(g), f"{g['n']:,}")
+        recs.append(_rec("first_dealer_game_win", g))
+    secs.append(dl)
+
+    if "rounds_per_game" in st:
+        r = st["rounds_per_game"]
+        q = r["quantiles"]
+        g = Section(f"Rounds per game (to {st['target']})", ["", "rounds"])
+        g.add("mean (95% CI)", f"{r['mean']['mean']:.3f} {ci(r['mean'], 3)}")
+        g.add("median [5%, 25%, 75%, 95% quantiles]",
+              f"{q['0.5']:g} [{q['0.05']:g}, {q['0.25']:g}, {q['0.75']:g}, {q['0.95']:g}]")
+        recs.append(_rec("rounds_per_game", r["mean"]))
+        secs.append(g)
+        n = sum(r["counts"].values())
+        h = Section("Rounds per game: distribution", ["rounds", "games", "fraction"])
+        for k, v in r["counts"].items():
+            h.add(k, f"{v:,}", f"{v / n:.4f}")
+            recs.append({"metric": "rounds_per_game_count", "value": int(k), "estimate": v / n,
+                         "n": v})
+        secs.append(h)
+
+    tp = st["throughput"]
+    t = Section("Run", ["", ""])
+    t.add("run", st["run"])
+    t.add("rules, seed", f"{st['rules']}, seed {st['seed']}")
+    t.add("batches", f"{tp['batches']} of {tp['n_batches']}"
+          + ("" if tp["finished"] else " (unfinished)"))
+    if tp["seconds"]:
+        t.add("simulation time", f"{tp['seconds']:.2f} s on {tp['workers']} worker(s)")
+        t.add("throughput", f"{tp['rounds_per_second']:,.0f} rounds/s")
+        recs.append({"metric": "rounds_per_second", "estimate": tp["rounds_per_second"]})
+    if tp.get("created"):
+        t.add("created", tp["created"])
+    secs.append(t)
+    return secs, recs

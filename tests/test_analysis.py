@@ -1,0 +1,338 @@
+"""The analysis library: statistics against known values, the match chain
+against hand-computed cases, ratings, duplicate deals, `ask` against
+pandas, report numbers and charts."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scopa_sim.analysis import charts
+from scopa_sim.analysis.duplicate import compare, tournament
+from scopa_sim.analysis.markov import (bootstrap_match_probability, match_probability,
+                                       win_probability)
+from scopa_sim.analysis.query import ask, load
+from scopa_sim.analysis.ratings import ELO_PER_LOGIT, bradley_terry
+from scopa_sim.analysis.runstats import run_stats
+from scopa_sim.analysis.stats import Z95, PairedMoments, mean_interval, paired_mean, wilson
+from scopa_sim.runner import RunSpec
+from scopa_sim.store import Run
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory):
+    """A small run of rounds (4 part files) and one of games (4 part files)."""
+    from scopa_sim.cli import execute
+    root = tmp_path_factory.mktemp("analysis-runs")
+    r = Run.create(root / "rounds", RunSpec.make(rounds=20_000, strategies=("greedy", "random"),
+                                                 seed=7, batch_size=5_000))
+    execute(r, 2, True)
+    g = Run.create(root / "games", RunSpec.make(games=2_000, strategies=("greedy", "random"),
+                                                seed=7, batch_size=500))
+    execute(g, 2, True)
+    return {"rounds": Run.open(r.root), "games": Run.open(g.root)}
+
+
+# ---- binomial intervals and means -----------------------------------------------
+def test_wilson_known_values():
+    r = wilson(5, 10)              # centre 0.5, halfwidth z sqrt(n/4 + z^2/4) / (n + z^2)
+    assert r.low == pytest.approx(0.2365931, abs=1e-6)
+    assert r.high == pytest.approx(0.7634069, abs=1e-6)
+    r = wilson(0, 10)              # upper end z^2 / (n + z^2)
+    assert r.low == pytest.approx(0.0, abs=1e-12)
+    assert r.high == pytest.approx(Z95 ** 2 / (10 + Z95 ** 2), abs=1e-9)
+    assert math.isnan(wilson(0, 0).low)
+
+
+def test_mean_interval():
+    m = mean_interval([1, 2, 3, 4, 5])
+    assert (m.mean, m.n) == (3.0, 5)
+    assert m.halfwidth == pytest.approx(Z95 * math.sqrt(2.5) / math.sqrt(5))
+
+
+# ---- paired differences ------------------------------------------------------------
+def test_paired_mean_hand_case():
+    # the two plays always add up to 2: a paired mean of 1 with no spread at all,
+    # while unpaired the same data have var 2 in each play
+    p = paired_mean([2, 0, 2, 0], [0, 2, 0, 2])
+    assert p.estimate == 1.0 and p.n == 4
+    assert p.halfwidth == pytest.approx(0.0, abs=1e-12)
+    assert p.correlation == pytest.approx(-1.0)
+    var = np.var([2, 0, 2, 0], ddof=1)
+    assert p.unpaired_halfwidth == pytest.approx(Z95 * math.sqrt(2 * var / (4 * 4)))
+
+
+def test_paired_mean_matches_direct_formulas():
+    rng = np.random.default_rng(1)
+    x1 = rng.integers(-5, 8, 500)
+    x2 = -0.5 * x1 + rng.integers(-3, 4, 500)
+    p = paired_mean(x1, x2)
+    d = (x1 + x2) / 2
+    assert p.estimate == pytest.approx(d.mean())
+    assert p.halfwidth == pytest.approx(Z95 * d.std(ddof=1) / math.sqrt(len(d)))
+    assert p.unpaired_halfwidth == pytest.approx(
+        Z95 * math.sqrt((x1.var(ddof=1) + x2.var(ddof=1)) / (4 * len(d))))
+    assert p.correlation == pytest.approx(np.corrcoef(x1, x2)[0, 1])
+    assert p.halfwidth < p.unpaired_halfwidth            # negative correlation helps
+
+
+def test_paired_ratio_and_batches():
+    rng = np.random.default_rng(2)
+    w1, w2 = rng.integers(2, 8, 300), rng.integers(2, 8, 300)
+    y1, y2 = rng.normal(1.5 * w1, 3), rng.normal(1.5 * w2, 3)
+    whole = PairedMoments().add(y1, y2, w1, w2).result()
+    parts = PairedMoments()
+    for s in np.array_split(np.arange(300), 7)[::-1]:           # any order, any cut
+        parts.merge(PairedMoments().add(y1[s], y2[s], w1[s], w2[s]))
+    assert parts.result().estimate == pytest.approx(whole.estimate)
+    assert parts.result().halfwidth == pytest.approx(whole.halfwidth)
+    # the delta method for a ratio, written out
+    r = (y1 + y2).sum() / (w1 + w2).sum()
+    e = y1 + y2 - r * (w1 + w2)
+    assert whole.estimate == pytest.approx(r)
+    assert whole.halfwidth == pytest.approx(
+        Z95 * math.sqrt(len(e) * e.var(ddof=1)) / (w1 + w2).sum())
+
+
+# ---- the match chain -----------------------------------------------------------------
+def _dist(seats):
+    """P[dealer, a, b] from {(a, b): p} per dealer seat."""
+    size = 1 + max(max(max(k) for k in d) for d in seats)
+    out = np.zeros((len(seats), size, size))
+    for s, d in enumerate(seats):
+        for (a, b), p in d.items():
+            out[s, a, b] = p
+    return out
+
+
+def test_match_chain_first_to_two_alternating_deal():
+    a, b = 0.6, 0.3         # side 0 wins a round dealt by seat 0 w.p. a, by seat 1 w.p. b
+    d = _dist([{(1, 0): a, (0, 1): 1 - a}, {(1, 0): b, (0, 1): 1 - b}])
+    # seat 0 deals rounds 1 and 3: win 2-0, or 2-1 after losing one of the first two
+    by_hand = a * b + a * (1 - b) * a + (1 - a) * b * a
+    assert win_probability(d, 2)[0] == pytest.approx(by_hand)
+    by_hand_1 = b * a + b * (1 - a) * b + (1 - b) * a * b
+    assert win_probability(d, 2)[1] == pytest.approx(by_hand_1)
+    assert match_probability(d, 2) == pytest.approx((by_hand + by_hand_1) / 2)
+
+
+def test_match_chain_tie_at_the_top_and_empty_rounds():
+    # target 1: a round of (1, 1) ties at the top and plays on; (0, 0) changes nothing
+    p0, q0, t0, u0 = 0.5, 0.2, 0.2, 0.1
+    p1, q1, t1, u1 = 0.3, 0.4, 0.1, 0.2
+    d = _dist([{(1, 0): p0, (0, 1): q0, (1, 1): t0, (0, 0): u0},
+               {(1, 0): p1, (0, 1): q1, (1, 1): t1, (0, 0): u1}])
+    # tied at the top, dealer d: T_d = p_d + (t_d + u_d) T_{d+1}
+    s0, s1 = t0 + u0, t1 + u1
+    tied0 = (p0 + s0 * p1) / (1 - s0 * s1)
+    tied1 = (p1 + s1 * p0) / (1 - s0 * s1)
+    # at 0-0, dealer d: V_d = p_d + t_d T_{d+1} + u_d V_{d+1}
+    a0, a1 = p0 + t0 * tied1, p1 + t1 * tied0
+    v0 = (a0 + u0 * a1) / (1 - u0 * u1)
+    v1 = (a1 + u1 * a0) / (1 - u0 * u1)
+    assert win_probability(d, 1) == pytest.approx([v0, v1])
+
+
+def test_match_chain_symmetry_and_checks():
+    d = _dist([{(1, 0): 0.3, (0, 1): 0.3, (2, 1): 0.2, (1, 2): 0.2}])
+    assert match_probability(d, 11) == pytest.approx(0.5)
+    with pytest.raises(ValueError):
+        match_probability(d * 2, 11)
+    counts = np.round(d * 1000).astype(int)
+    p, low, high = bootstrap_match_probability(counts, 5, replicates=50)
+    assert low <= p <= high and p == pytest.approx(0.5)
+
+
+def test_exact_match_probability_agrees_with_simulated_games(runs):
+    st = run_stats(runs["games"], bootstrap=50)
+    ex = st["match_exact"]
+    sim = ex["simulated"]
+    se = math.hypot((sim["high"] - sim["low"]) / (2 * Z95), (ex["high"] - ex["low"]) / (2 * Z95))
+    assert abs(ex["side0_win"] - sim["rate"]) < 4 * se
+
+
+# ---- ratings --------------------------------------------------------------------------
+def test_bradley_terry_two_items_known_values():
+    r = bradley_terry(np.array([[0, 30], [10, 0]]))
+    assert r.theta[0] - r.theta[1] == pytest.approx(math.log(3), abs=1e-3)
+    se_diff = math.sqrt(1 / (40 * 0.75 * 0.25))
+    assert r.se[0] == pytest.approx(se_diff / 2, rel=1e-3)
+    assert r.elo[0] - r.elo[1] == pytest.approx(ELO_PER_LOGIT * math.log(3), abs=0.5)
+    assert r.win_probability(0, 1) == pytest.approx(0.75, abs=1e-3)
+
+
+def test_bradley_terry_recovers_strengths():
+    theta = np.array([0.8, 0.0, -0.8])
+    n = 20_000
+    wins = np.zeros((3, 3))
+    for i in range(3):
+        for j in range(3):
+            if i != j:
+                wins[i, j] = n / (1 + math.exp(theta[j] - theta[i]))
+    r = bradley_terry(wins)
+    assert r.theta == pytest.approx(theta, abs=1e-3)
+    assert (r.low < theta).all() and (theta < r.high).all()
+
+
+# ---- duplicate deals --------------------------------------------------------------------
+def test_duplicate_pairs_the_same_decks():
+    # the same deterministic strategy on both sides: each deck's two plays are
+    # mirror images, so the paired margin is exactly 0 with no spread
+    r = compare("greedy", "greedy", seed=3, deals=2_000, batch_size=500, workers=2)
+    m = r["margin"]
+    assert m["estimate"] == 0 and m["halfwidth"] == 0
+    assert m["correlation"] == pytest.approx(-1.0)
+    assert r["round_win"]["k"] == r["round_loss"]["k"]
+
+
+def test_paired_interval_narrower_than_unpaired():
+    r = compare("greedy", "random", seed=1, deals=20_000, workers=2)
+    m = r["margin"]
+    assert m["estimate"] > 1
+    assert m["halfwidth"] < m["unpaired_halfwidth"]
+    assert m["correlation"] < 0
+    assert r["round_win"]["n"] == 40_000
+
+
+def test_until_halfwidth_stops_at_the_same_batch_for_any_workers():
+    kw = dict(seed=5, until_halfwidth=0.05, batch_size=1_000)
+    one = compare("greedy", "random", workers=1, **kw)
+    two = compare("greedy", "random", workers=2, **kw)
+    assert one == two
+    assert one["reached"] and one["margin"]["halfwidth"] <= 0.05
+    assert one["pairs"] % 1_000 == 0 and one["pairs"] < 20_000
+    with pytest.raises(ValueError):
+        compare("greedy", "random", deals=10, until_halfwidth=0.1)
+
+
+def test_compare_games_match_win_rate():
+    r = compare("greedy", "random", seed=2, deals=300, games=True, workers=2)
+    assert r["unit"] == "games" and r["match_win_wilson"]["n"] == 600
+    assert 0.8 < r["match_win"]["estimate"] < 1
+    assert r["rounds_per_game"] > 2
+
+
+def test_tournament_matrix_and_ratings():
+    t = tournament(["random", "greedy", "greedy:scopa=0"], seed=1, deals=1_000, workers=2)
+    m = np.array(t["margin"])
+    assert np.allclose(m, -m.T, equal_nan=True)
+    assert m[1, 0] > 1
+    ranks = {r["strategy"]: r["rank"] for r in t["ratings"]}
+    assert ranks["random"] == 3
+    assert np.mean([r["elo"] for r in t["ratings"]]) == pytest.approx(1500)
+
+
+def test_tournament_of_games_rates_games_won():
+    t = tournament(["random", "greedy"], seed=1, deals=150, games=True, workers=2)
+    assert t["rating_basis"] == "games"
+    wins = np.array(t["wins"])
+    assert wins.sum() == 300 and wins[1, 0] > wins[0, 1]
+    assert t["matches"][0]["match_win"]["n"] == 150
+
+
+# ---- ask ------------------------------------------------------------------------------
+def test_ask_equals_pandas(runs):
+    run = runs["rounds"]
+    df = run.read()
+    r = ask(run, "winner == 0", "settebello_0 == 1")
+    sub = df[df.settebello_0 == 1]
+    k = int((sub.points_0 > sub.points_1).sum())
+    assert (r["k"], r["n"]) == (k, len(sub))
+    assert (r["low"], r["high"]) == (wilson(k, len(sub)).low, wilson(k, len(sub)).high)
+    r = ask(run, "margin", "dealer == 1")
+    sub = df[df.dealer == 1]
+    assert r["estimate"] == pytest.approx((sub.points_0.astype(int) - sub.points_1).mean())
+    r = ask(run, "scopas_0 + scopas_1 >= 2 and winner == dealer_side")
+    win = np.where(df.points_0 > df.points_1, 0, np.where(df.points_1 > df.points_0, 1, -1))
+    want = ((df.scopas_0 + df.scopas_1 >= 2) & (win == df.dealer)).sum()
+    assert r["k"] == want and r["n"] == len(df)
+
+
+def test_ask_games_table(runs):
+    run = runs["games"]
+    g = run.read("games")
+    r = ask(run, "winner == dealer_side", table="games")
+    assert (r["k"], r["n"]) == (int((g.winner == g.first_dealer).sum()), len(g))
+    r = ask(run, "rounds", table="games")
+    assert r["kind"] == "mean" and r["estimate"] == pytest.approx(g.rounds.mean())
+    rounds = run.read()
+    r = ask(run, "game_winner == 0", "round == 0 and settebello_0 == 1")
+    first = rounds[(rounds["round"] == 0) & (rounds.settebello_0 == 1)]
+    want = first.game.map(g.set_index("game").winner)
+    assert (r["k"], r["n"]) == (int((want == 0).sum()), len(first))
+
+
+def test_ask_reads_only_the_columns_it_needs(runs):
+    df = load(runs["rounds"], ["winner == 0", "settebello_1 == 1"])
+    assert set(df.columns) == {"points_0", "points_1", "settebello_1", "winner"}
+
+
+@pytest.mark.parametrize("event, given, message", [
+    ("nonsense == 1", None, "unknown column nonsense; the rounds columns are"),
+    ("winner == (", None, "bad expression"),
+    ("winner == 0", "points_0", "not true or false"),
+    ("winner == 0", "points_0 > 100", "no row"),
+])
+def test_ask_errors(runs, event, given, message):
+    with pytest.raises(ValueError, match=message):
+        ask(runs["rounds"], event, given)
+
+
+def test_ask_games_table_needs_a_games_run(runs):
+    with pytest.raises(ValueError, match="no games table"):
+        ask(runs["rounds"], "winner == 0", table="games")
+
+
+# ---- report numbers and charts -------------------------------------------------------
+def test_run_stats_numbers(runs):
+    run = runs["rounds"]
+    df = run.read()
+    st = run_stats(run, bootstrap=20)
+    assert st["rounds"] == len(df) == 20_000
+    k = int((df.points_0 > df.points_1).sum())
+    assert st["sides"][0]["round_win"]["k"] == k
+    margin = (df.points_0.astype(int) - df.points_1).value_counts()
+    assert {int(a): b for a, b in st["margin_counts"].items()} == margin.to_dict()
+    dealer_pts = np.where(df.dealer == 0, df.points_0, df.points_1)
+    leader_pts = np.where(df.dealer == 0, df.points_1, df.points_0)
+    assert st["dealer"]["dealer_win"]["k"] == int((dealer_pts > leader_pts).sum())
+    assert st["dealer"]["margin"]["mean"] == pytest.approx((dealer_pts - leader_pts).mean())
+    assert st["convergence"][-1]["rounds"] == 20_000
+    assert st["convergence"][-1]["rate"] == pytest.approx(k / 20_000)
+    sc = (df.scopas_0 + df.scopas_1).value_counts()
+    assert {int(a): b for a, b in st["scopas_per_round"].items() if b} == sc.to_dict()
+    assert st["throughput"]["finished"] and st["throughput"]["rounds_per_second"] > 0
+    assert "simulated" not in st["match_exact"]
+
+
+@pytest.mark.parametrize("kind", ["winrates", "categories", "margin", "convergence", "rounds"])
+def test_charts_are_images_of_the_expected_size(runs, tmp_path, kind):
+    import matplotlib.image as mpimg
+    st = run_stats(runs["games"], bootstrap=0)
+    path = charts.draw(kind, st, tmp_path / f"{kind}.png")
+    img = mpimg.imread(path)
+    assert img.shape[:2] == (int(charts.SIZE[1] * charts.DPI), int(charts.SIZE[0] * charts.DPI))
+    assert img[..., :3].std() > 0.05                         # not blank
+
+
+def test_chart_svg_and_bad_extension(runs, tmp_path):
+    st = run_stats(runs["rounds"], bootstrap=0)
+    path = charts.draw("margin", st, tmp_path / "m.svg")
+    assert path.read_text().lstrip().startswith("<?xml") and "<svg" in path.read_text()
+    with pytest.raises(ValueError, match="must end in"):
+        charts.draw("margin", st, tmp_path / "m.gif")
+    with pytest.raises(ValueError, match="run of games"):
+        charts.draw("rounds", st, tmp_path / "r.png")
+
+
+def test_report_files(runs, tmp_path):
+    from scopa_sim.analysis.report import write_report
+    st = run_stats(runs["games"], bootstrap=20)
+    files = write_report(st, tmp_path / "rep.md")
+    text = files[0].read_text()
+    assert "Match win probability" in text and "Rounds per game" in text
+    for f in files[1:]:
+        assert f.exists() and f"]({f.name})" in text
+    html = write_report(st, tmp_path / "rep.html")[0].read_text()
+    assert html.count("data:image/png;base64,") == len(files) - 1
+    assert pd.notna(st["match_exact"]["side0_win"])
