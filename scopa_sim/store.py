@@ -155,9 +155,13 @@ class Run:
         except OSError as e:
             raise StoreError(f"cannot create {root}: {e.strerror}") from None
         manifest = {**spec_dict(spec), "finished": False, "versions": versions(),
-                    "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+                    "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "elapsed_seconds": 0.0}
         run = cls(root, spec, manifest)
-        run.save_manifest()
+        try:
+            run.save_manifest()
+        except OSError as e:
+            shutil.rmtree(root, ignore_errors=True)
+            raise StoreError(f"cannot write {root / MANIFEST}: {e.strerror}") from None
         return run
 
     @classmethod
@@ -198,7 +202,9 @@ class Run:
             p.unlink(missing_ok=True)
 
     def finish(self, elapsed: float, workers: int) -> None:
-        self.manifest.update(finished=True, elapsed_seconds=round(elapsed, 3), workers=workers)
+        """Mark the run finished, adding this session's time to earlier ones'."""
+        total = self.manifest.get("elapsed_seconds", 0.0) + elapsed
+        self.manifest.update(finished=True, elapsed_seconds=round(total, 3), workers=workers)
         self.save_manifest()
 
     def read(self, table: str = "rounds", columns: list[str] | None = None):

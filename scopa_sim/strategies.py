@@ -58,9 +58,15 @@ class Strategy:
         return v
 
     def __str__(self) -> str:
-        changed = [f"{k}={ids.NAMES[int(v)] if k in ROLLOUT_PARAMS else format(v, 'g')}"
+        changed = [f"{k}={ids.NAMES[int(v)] if k in ROLLOUT_PARAMS else _number(v)}"
                    for k, v in self.values if v != self.spec.params[k]]
         return self.name + (":" + ",".join(changed) if changed else "")
+
+
+def _number(v: float) -> str:
+    """Shortest text that reads back as exactly v."""
+    short = format(v, "g")
+    return short if float(short) == v else repr(v)
 
 
 def parse_strategy(text: str | Strategy) -> Strategy:
