@@ -4,7 +4,6 @@ from llvmlite import ir
 from numba import types
 from numba.core.extending import intrinsic
 
-from ._jit import kernel
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
@@ -32,15 +31,3 @@ def lowest(typingctx, mask):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return types.int64(types.uint64), codegen
-
-
-@kernel
-def bit(card):
-    """The set holding just `card`."""
-    return ONE << np.uint64(card)
-
-
-@kernel
-def has(mask, card):
-    """Whether `card` is in `mask`."""
-    return (mask >> np.uint64(card)) & ONE == ONE

@@ -10,7 +10,8 @@ NAMES = ("random", "greedy", "heuristic", "counter", "pimc", "ismcts", "endgame"
 
 # greedy, heuristic, counter: what taken cards are worth, in hundredths of a card
 P_CARD, P_COIN, P_SETTEBELLO, P_PRIMIERA, P_SCOPA = 0, 1, 2, 3, 4
-# heuristic, counter: what leaving the table open costs (counter: times a probability)
+# heuristic, counter: what leaving the table open costs (counter: times a probability);
+# defaults tuned with scripts/tune_heuristic.py
 P_SWEEP, P_SEVEN, P_COIN_EXPOSED, P_SETTEBELLO_EXPOSED = 5, 6, 7, 8
 # search strategies
 P_SAMPLES = P_ITERATIONS = 0
@@ -24,9 +25,9 @@ WORTH = (("card", 100.0), ("coin", 100.0), ("settebello", 400.0), ("primiera", 5
 PARAMS = {
     RANDOM: (),
     GREEDY: WORTH,
-    HEURISTIC: WORTH + (("sweep", 500.0), ("seven", 60.0), ("coin_exposed", 30.0),
+    HEURISTIC: WORTH + (("sweep", 500.0), ("seven", 120.0), ("coin_exposed", 30.0),
                         ("settebello_exposed", 300.0)),
-    COUNTER: WORTH + (("sweep", 1000.0), ("seven", 150.0), ("coin_exposed", 60.0),
+    COUNTER: WORTH + (("sweep", 2000.0), ("seven", 1200.0), ("coin_exposed", 240.0),
                       ("settebello_exposed", 600.0)),
     PIMC: (("samples", 24.0), ("rollout", float(HEURISTIC)), ("endgame", 1.0)),
     ISMCTS: (("iterations", 600.0), ("rollout", float(HEURISTIC)), ("endgame", 1.0),

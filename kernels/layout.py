@@ -36,14 +36,16 @@ R_HAND = 2             # cards per hand per deal
 R_TABLE = 3            # cards to the table at the start of a round
 R_REFILL = 4           # 1: new hands while the deck lasts
 R_TARGET = 5           # game target score
-R_SCOPA_ON_LAST = 6    # 1: clearing the table on the last play is a scopa
-R_FEWEST = 7           # 1: among sum captures only the fewest-card ones
-R_ACE_TAKES_ALL = 8    # 1: asso piglia tutto
-R_FORFEIT = 9          # 1: a side missing a suit cannot win the primiera
-R_RE_BELLO = 10        # 1: king of coins scores a point
-R_NAPOLA = 11          # 1: A-2-3 of coins and the run beyond score
+# The variant options, each 0/1 (exact meaning: docs/VARIANTS.md):
+R_SCOPA_ON_LAST = 6    # clearing the table on the round's last play is a scopa
+R_FEWEST = 7           # among a card's sum captures only the fewest-card ones
+R_ACE_TAKES_ALL = 8    # asso piglia tutto: an ace takes a table with no ace; no scopa
+R_FORFEIT = 9          # a side missing a suit has primiera 0
+R_RE_BELLO = 10        # the king of coins scores a point
+R_NAPOLA = 11          # a coin run A-2-3.. from the ace scores its length
 R_TEAM = 12            # R_TEAM + seat: the side of each seat (6 slots)
-R_PRIMIERA = R_TEAM + MAX_PLAYERS   # R_PRIMIERA + rank - 1: primiera scale
+R_PRIMIERA = R_TEAM + MAX_PLAYERS   # R_PRIMIERA + rank - 1: primiera scale (values
+                                    # 1..1000; scoring reads it via `primiera_table`)
 R_SIZE = R_PRIMIERA + N_RANKS
 
 # ---- per-side round results (int16), one row per side ----------------------

@@ -3,7 +3,9 @@
 A move is (card, capture mask); a trail has mask 0. Canonical order: hand
 cards ascending, and for each card its captures in ascending mask order.
 Moves are written into caller-owned arrays (`cards`, `takes`) and counted,
-so nothing is allocated per move.
+so nothing is allocated per move. The variant options read here
+(R_FEWEST, R_ACE_TAKES_ALL, R_SCOPA_ON_LAST) are specified in
+docs/VARIANTS.md.
 """
 import numpy as np
 
@@ -103,7 +105,13 @@ def keep_fewest(out, start, stop):
 @kernel
 def card_captures(table, card, rules, out, n, work, k):
     """Append the captures `card` can make on `table` (canonical order);
-    `index_table(table, work)` must have returned k."""
+    `index_table(table, work)` must have returned k.
+
+    Table cards of the card's rank: each alone, nothing else (single-card
+    priority, also for an ace under asso piglia tutto). Else, R_ACE_TAKES_ALL
+    and an ace: the whole table (if any). Else the subsets of two or more
+    summing to the rank; with R_FEWEST only those with the fewest cards.
+    """
     rank = RANK[card]
     singles = table & RANK_CARDS[rank]
     if singles:                                    # single-card priority
@@ -149,8 +157,9 @@ def clears_for_scopa(table, take, card, last_play, rules):
     """Whether capturing `take` from `table` with `card` scores a scopa.
 
     The capture must empty the table, and not on the round's last play
-    (unless R_SCOPA_ON_LAST); an ace sweeping under asso piglia tutto is
-    not a scopa.
+    (unless R_SCOPA_ON_LAST); an ace's asso-piglia-tutto sweep (R_ACE_TAKES_ALL,
+    an ace taking a table with no ace on it) is never one, while an ace
+    taking a lone ace is an ordinary scopa.
     """
     if take == ZERO or take != table:
         return False

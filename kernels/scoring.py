@@ -1,4 +1,8 @@
-"""Round scoring: per-side counts and category points from the piles."""
+"""Round scoring: per-side counts and category points from the piles.
+
+The variant options read here (R_FORFEIT, R_RE_BELLO, R_NAPOLA, and the
+primiera scale behind `best`) are specified in docs/VARIANTS.md.
+"""
 import numpy as np
 
 from ._jit import kernel
@@ -14,7 +18,9 @@ SUIT_BITS = np.uint64(0x3FF)
 
 @kernel
 def primiera(pile, best, forfeit):
-    """Sum of the best value per suit; 0 for a missing suit (or in all, if `forfeit`)."""
+    """Sum of the best value per suit (`best`: the rules' primiera scale by
+    suit slice, all values >= 1); a missing suit counts 0, or with `forfeit`
+    makes the whole total 0."""
     total = 0
     for s in range(4):
         v = best[np.int64((pile >> np.uint64(10 * s)) & SUIT_BITS)]
@@ -26,7 +32,8 @@ def primiera(pile, best, forfeit):
 
 @kernel
 def napola(pile):
-    """Ace, two and three of coins score the length of the coin run from the ace."""
+    """Napola: the coins A, 2, 3, ... held in a row from the ace score their
+    number if it is at least 3 (A-2-3: 3, ..., the whole suit: 10), else 0."""
     run = 0
     while run < 10 and (pile >> np.uint64(run)) & ONE:
         run += 1

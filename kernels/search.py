@@ -36,6 +36,7 @@ from .scoring import score_round
 TREE = 1 << 15                      # ISMCTS nodes: iterations are capped below this
 MAX_DEPTH = 48
 MOST_CAPTURES = 1698                # the most sum captures one card can have
+SOLVE_CARDS = 10                    # pimc and ismcts solve exactly from this many cards
 T_CARD, T_TAKE, T_PARENT, T_CHILD, T_SIBLING, T_SIDE = range(6)
 T_VISITS, T_AVAIL, T_REWARD = range(3)
 F_BASE, F_COUNT, F_NEXT, F_MAX = range(4)        # endgame plies (in the idle tree arrays)
@@ -236,6 +237,15 @@ def solvable(pos, seat, rules, max_cards):
     return cards <= max_cards
 
 
+@kernel
+def solve_if_open(use, seat, pos, deck, rules, best, n, cards, takes, work, search):
+    """The exact move if `use` and nothing is hidden (at most SOLVE_CARDS in
+    hands), else -1: how pimc and ismcts hand over to the endgame."""
+    if use and solvable(pos, seat, rules, SOLVE_CARDS):
+        return solve(seat, pos, deck, rules, best, n, cards, takes, work, search)
+    return -1
+
+
 @outlined
 def endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
     """Exact minimax once nothing is hidden; the fallback strategy before."""
@@ -254,11 +264,11 @@ def pimc(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
     each move played out by the rollout strategy on the same samples."""
     if n == 1:
         return 0
+    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, best, n, cards, takes,
+                          work, search)
+    if exact >= 0:
+        return exact
     spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
-    if p[P_USE_ENDGAME] and solvable(pos, seat, rules, 10):
-        i = solve(seat, pos, deck, rules, best, n, cards, takes, work, search)
-        if i >= 0:
-            return i
     strategy = np.int64(p[P_ROLLOUT])
     side = rules[R_TEAM + seat]
     for i in range(n):
@@ -313,11 +323,11 @@ def ismcts(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
     margin to the nodes of that side's moves. Plays the most visited move."""
     if n == 1:
         return 0
+    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, best, n, cards, takes,
+                          work, search)
+    if exact >= 0:
+        return exact
     spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
-    if p[P_USE_ENDGAME] and solvable(pos, seat, rules, 10):
-        i = solve(seat, pos, deck, rules, best, n, cards, takes, work, search)
-        if i >= 0:
-            return i
     strategy = np.int64(p[P_ROLLOUT])
     explore = p[P_EXPLORATION]
     n_sides = rules[R_SIDES]

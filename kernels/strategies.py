@@ -10,17 +10,17 @@ import numpy as np
 
 from ._jit import kernel
 from .heuristics import choose_fast
-from .ids import ENDGAME, ISMCTS, PIMC
+from .ids import ISMCTS, PIMC
 from .search import endgame, ismcts, pimc
 
 
 @kernel
 def choose(strategy, p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
     """Index of the move `strategy` (with parameters `p`) plays for `seat`."""
+    if strategy < PIMC:
+        return choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
     if strategy == PIMC:
         return pimc(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
     if strategy == ISMCTS:
         return ismcts(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
-    if strategy == ENDGAME:
-        return endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
-    return choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
+    return endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)

@@ -21,7 +21,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
 from rich.table import Table
 
 from .analysis.summary import Tally
-from .rules import PRESETS, Rules
+from .rules import PRESETS, Rules, parse_value
 from .runner import DEFAULT_BATCH, RunSpec, columns, default_workers, run_batch
 from .store import Run, StoreError, side_strategy
 from .strategies import REGISTRY
@@ -68,21 +68,8 @@ def parse_rule_options(rules: str, options: tuple[str, ...]) -> Rules:
         name = name.strip().replace("-", "_")
         if not eq:
             raise ValueError(f"--rule takes NAME=VALUE, e.g. target=21 (got {item!r})")
-        changes[name] = _rule_value(value.strip())
+        changes[name] = parse_value(value.strip())
     return base.with_options(**changes) if changes else base
-
-
-def _rule_value(v: str):
-    low = v.lower()
-    if low in ("true", "yes", "on"):
-        return True
-    if low in ("false", "no", "off"):
-        return False
-    if re.fullmatch(r"-?\d+", v):
-        return int(v)
-    if re.fullmatch(r"-?\d+(,-?\d+)+", v):
-        return tuple(int(x) for x in v.split(","))
-    raise ValueError(f"rule value {v!r} is not a number, a true/false or a list like 16,12,13")
 
 
 def default_out(spec: RunSpec) -> Path:
@@ -262,14 +249,37 @@ def print_summary(run: Run, s: dict, fmt: str) -> None:
 # ---- listings ------------------------------------------------------------
 @main.command("rules")
 def rules_cmd():
-    """List the rules presets and their settings."""
-    table = Table(title="rules presets")
-    for col in ("preset", "players", "teams", "hand", "table", "new deals", "target"):
-        table.add_column(col)
+    """List the rules presets, their settings, and the rule options.
+
+    \b
+    Any option changes any preset: --rule NAME=VALUE (repeatable), e.g.
+      scopa-sim simulate --rules scopa-3 --rule target=8 --rounds 10000
+    Every preset and option, exactly: docs/VARIANTS.md.
+    """
+    from .rules import DESCRIPTIONS, FLAGS, SETTINGS
+
+    table = Table(title="rules presets (--rules NAME)", show_lines=True)
+    table.add_column("preset", no_wrap=True)
+    table.add_column("settings; description")
     for name, r in PRESETS.items():
-        table.add_row(name, str(r.players), " ".join(map(str, r.teams)), str(r.hand_size),
-                      str(r.table_size), "yes" if r.refill else "no", str(r.target))
+        table.add_row(name, f"{DESCRIPTIONS.get(name, '')}\n[dim]players={r.players} "
+                            f"teams={','.join(map(str, r.teams))} hand_size={r.hand_size} "
+                            f"table_size={r.table_size} refill={str(r.refill).lower()} "
+                            f"target={r.target}[/dim]")
     out.print(table)
+    options = Table(title="rule options (--rule NAME=VALUE, any preset; the rules are then "
+                          "named e.g. scopa+fewest_cards)", show_lines=True)
+    options.add_column("option", no_wrap=True)
+    options.add_column("default", overflow="fold")
+    options.add_column("meaning [dim]- source[/dim]")
+    default = Rules()
+    for name, (meaning, source) in FLAGS.items():
+        value = getattr(default, name)
+        shown = ", ".join(map(str, value)) if isinstance(value, tuple) else str(value).lower()
+        options.add_row(name, shown, f"{meaning} [dim]- {source}[/dim]")
+    for name, meaning in SETTINGS.items():
+        options.add_row(name, "preset", meaning)
+    out.print(options)
 
 
 @main.command("strategies")
@@ -279,8 +289,7 @@ def strategies_cmd():
     for col in ("strategy", "description", "parameters (defaults)"):
         table.add_column(col)
     for s in REGISTRY.values():
-        table.add_row(s.name, s.description,
-                      ", ".join(f"{k}={v:g}" for k, v in s.params.items()) or "-")
+        table.add_row(s.name, s.description, s.defaults())
     out.print(table)
 
 

@@ -1,13 +1,57 @@
 """Rules: a validated, frozen description of one game of the Scopa family,
-named presets, and the int vector the kernel reads (`layout.R_*`)."""
+named presets, and the int vector the kernel reads (`layout.R_*`).
+
+Every preset and option, its source among the rule texts and its exact
+meaning: docs/VARIANTS.md. A rule set changed from a preset is named after
+it, e.g. `scopa+fewest_cards` or `scopa-3+target=8`, and such a name reads
+back as the same rules (`Rules.preset("scopa-3+target=8")`).
+"""
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from .kernels import layout as L
+
+# Options that are on or off.
+BOOL_OPTIONS = ("refill", "scopa_on_last_play", "fewest_cards", "ace_takes_all",
+                "primiera_forfeit", "re_bello", "napola")
+# Options that are whole numbers.
+INT_OPTIONS = ("players", "hand_size", "table_size", "target")
+
+# The variant flags, each with a one-line meaning and its source (docs/VARIANTS.md).
+FLAGS: dict[str, tuple[str, str]] = {
+    "target": ("a game ends after a round in which a side has at least this many points "
+               "(11, 16, 21 or any 1..1000)", "seed 001: 11/16/21; 000: 8 for 3, 15 for 4"),
+    "fewest_cards": ("a card with several captures must take one with the fewest cards",
+                     "seed 001"),
+    "ace_takes_all": ("asso piglia tutto: an ace takes the whole table when no ace is on it; "
+                      "that sweep is no scopa", "seed 001"),
+    "scopa_on_last_play": ("clearing the table on the round's last play is a scopa",
+                           "seed 000 is silent, 003 forbids it"),
+    "primiera_forfeit": ("a side missing a suit has primiera 0 and cannot win the primiera",
+                         "the family; 002 counts a missing suit 0"),
+    "primiera_scale": ("primiera value of ranks A..K: ten whole numbers 1..1000",
+                       "custom; 000, 001, 003 give the standard one"),
+    "re_bello": ("the king of coins scores a point, like the settebello", "the family"),
+    "napola": ("A-2-3 of coins score the length of the coin run from the ace (3..10)",
+               "the family"),
+}
+# The settings that shape the deal (also changeable with --rule NAME=VALUE).
+SETTINGS: dict[str, str] = {
+    "players": "seats at the table, 2..6",
+    "teams": "side of each seat, e.g. 0,1,0,1 (partners sit apart); default: each for themselves",
+    "hand_size": "cards to each player per deal",
+    "table_size": "cards face up on the table at the start of a round",
+    "refill": "new hands of hand_size when all hands are empty, while the deck lasts",
+}
+
+
+def _fail(why: str):
+    raise ValueError(f"bad rules: {why}")
 
 
 @dataclass(frozen=True)
@@ -30,46 +74,109 @@ class Rules:
     name: str = "custom"
 
     def __post_init__(self):
-        def fail(why):
-            raise ValueError(f"bad rules: {why}")
-        for f in ("players", "hand_size", "table_size", "target"):
-            if not isinstance(getattr(self, f), (int, np.integer)) or isinstance(getattr(self, f), bool):
-                fail(f"{f} must be a whole number")
-        if not 2 <= self.players <= L.MAX_PLAYERS:
-            fail(f"players must be 2 to {L.MAX_PLAYERS}, not {self.players}")
-        teams = tuple(range(self.players)) if self.teams is None else tuple(int(t) for t in self.teams)
-        object.__setattr__(self, "teams", teams)
-        if len(teams) != self.players:
-            fail(f"teams names a side for each of the {self.players} seats, got {len(teams)}")
-        if sorted(set(teams)) != list(range(max(teams) + 1)) or len(set(teams)) < 2:
-            fail(f"teams {teams} must number at least two sides 0, 1, ... with none skipped")
-        if self.hand_size < 1 or self.table_size < 0:
-            fail("hand_size must be at least 1 and table_size at least 0")
-        dealt = self.players * self.hand_size
-        if self.refill:
-            if (L.N_CARDS - self.table_size) % dealt or self.table_size + dealt > L.N_CARDS:
-                fail(f"deals of {self.hand_size} to {self.players} players after {self.table_size} "
-                     f"to the table do not divide the 40-card deck")
-        elif self.table_size + dealt != L.N_CARDS:
-            fail(f"without new deals, {self.table_size} to the table and {self.hand_size} to each of "
-                 f"{self.players} players must use all 40 cards (they use {self.table_size + dealt})")
+        for f in INT_OPTIONS:
+            v = getattr(self, f)
+            if not isinstance(v, (int, np.integer)) or isinstance(v, (bool, np.bool_)):
+                _fail(f"{f} must be a whole number, not {v!r}")
+            object.__setattr__(self, f, int(v))
+        for f in BOOL_OPTIONS:
+            v = getattr(self, f)
+            if isinstance(v, (bool, np.bool_)) or (isinstance(v, (int, np.integer)) and v in (0, 1)):
+                object.__setattr__(self, f, bool(v))
+            else:
+                _fail(f"{f} is on or off (true/false), not {v!r}")
+        if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9_.,=+-]+", self.name):
+            _fail(f"name must be letters, digits and _ . , = + - (it names files), not {self.name!r}")
+        self._check_seats()
+        self._check_deal()
         if not 1 <= self.target <= 1000:
-            fail("target must be 1 to 1000")
-        scale = tuple(int(v) for v in self.primiera_scale)
+            _fail(f"target must be 1 to 1000, not {self.target}")
+        self._check_scale()
+
+    def _check_seats(self):
+        p = self.players
+        if not 2 <= p <= L.MAX_PLAYERS:
+            _fail(f"players must be 2 to {L.MAX_PLAYERS}, not {p}")
+        try:
+            teams = tuple(range(p)) if self.teams is None else tuple(int(t) for t in self.teams)
+        except (TypeError, ValueError):
+            _fail(f"teams is a side number per seat, e.g. 0,1,0,1, not {self.teams!r}")
+        object.__setattr__(self, "teams", teams)
+        if len(teams) != p:
+            _fail(f"teams {_text(teams)} names a side for {len(teams)} seats but there are {p} "
+                 f"players: give one side per seat, e.g. teams={_text(_example_teams(p))}")
+        k = max(teams) + 1
+        if min(teams) < 0 or sorted(set(teams)) != list(range(k)) or k < 2:
+            _fail(f"teams {_text(teams)} must number at least two sides 0, 1, ... with none skipped")
+        if p % k:
+            _fail(f"teams {_text(teams)}: {k} sides cannot share {p} seats equally "
+                 f"(a side with more seats plays more cards)")
+        if any(teams[s] != teams[s % k] for s in range(p)):
+            _fail(f"teams {_text(teams)}: partners sit apart, {k} seats from each other, so that "
+                 f"play passes from side to side (e.g. {_text(tuple(s % k for s in range(p)))})")
+
+    def _check_deal(self):
+        p, h, t = self.players, self.hand_size, self.table_size
+        if h < 1 or t < 0:
+            _fail(f"hand_size must be at least 1 and table_size at least 0 (got {h} and {t})")
+        dealt = p * h
+        rest = L.N_CARDS - t
+        if self.refill:
+            if rest < dealt or rest % dealt:
+                ok = [x for x in range(1, rest // p + 1) if rest % (p * x) == 0]
+                hint = (f"; hand sizes that divide them: {', '.join(map(str, ok))}" if ok else
+                        f"; no hand size divides {rest} cards among {p} players")
+                _fail(f"deals of {h} to {p} players after {t} to the table do not divide the "
+                     f"40-card deck ({rest} cards left for the hands){hint}")
+        elif t + dealt != L.N_CARDS:
+            hint = (f"; with {t} on the table that is {rest // p} cards each" if rest % p == 0 and
+                    rest >= p else "")
+            _fail(f"without new deals, {t} to the table and {h} to each of {p} players must use "
+                 f"all 40 cards (they use {t + dealt}){hint}")
+
+    def _check_scale(self):
+        try:
+            scale = tuple(self.primiera_scale)
+            if any(isinstance(v, (bool, np.bool_)) or int(v) != v for v in scale):
+                raise ValueError
+            scale = tuple(int(v) for v in scale)
+        except (TypeError, ValueError):
+            _fail(f"primiera_scale is ten whole numbers, not {self.primiera_scale!r}")
         object.__setattr__(self, "primiera_scale", scale)
-        if len(scale) != 10 or min(scale) < 1 or max(scale) > 1000:
-            fail("primiera_scale gives a value 1..1000 for each rank 1..10")
+        if len(scale) != 10:
+            _fail(f"primiera_scale gives a value for each rank A, 2, .., 7, J, Q, K: "
+                 f"ten numbers, not {len(scale)}")
+        if min(scale) < 1 or max(scale) > 1000:
+            _fail("primiera_scale values must be 1..1000: a suit's best card scores at least 1, "
+                 "so that holding a suit always beats missing it")
 
     @property
     def n_sides(self) -> int:
         return max(self.teams) + 1
 
+    @property
+    def description(self) -> str:
+        """One line: the preset's description and what was changed from it."""
+        base, _, rest = self.name.partition("+")
+        text = DESCRIPTIONS.get(base, "a custom rule set")
+        return text + (f" [changed: {rest.replace('+', ', ')}]" if rest else "")
+
     @classmethod
     def preset(cls, name: str) -> Rules:
+        """A preset by name; `preset+option+option=value` changes it (the
+        names `with_options` gives read back as the same rules)."""
+        base, *parts = str(name).split("+")
         try:
-            return PRESETS[name]
+            rules = PRESETS[base]
         except KeyError:
-            raise ValueError(f"unknown rules preset {name!r}: choose from {', '.join(PRESETS)}") from None
+            raise ValueError(f"unknown rules preset {base!r}: choose from {', '.join(PRESETS)}") from None
+        if not parts:
+            return rules
+        changes = {}
+        for part in parts:
+            key, eq, value = part.partition("=")
+            changes[key.strip().replace("-", "_")] = parse_value(value.strip()) if eq else True
+        return rules.with_options(**changes)
 
     @classmethod
     def resolve(cls, rules: str | Rules) -> Rules:
@@ -81,15 +188,42 @@ class Rules:
         raise ValueError(f"rules must be a preset name or a Rules object, not {rules!r}")
 
     def with_options(self, **changes) -> Rules:
-        """A copy with some settings changed (validated again)."""
-        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
+        """A copy with some settings changed (validated again), named after
+        the preset it comes from and what differs: `scopa+fewest_cards`.
+
+        Changing `players` of a game where everyone plays for themselves
+        keeps it so; a partnership game needs `teams` too.
+        """
+        fields = {f.name for f in dataclasses.fields(self)}
+        unknown = set(changes) - fields
         if unknown:
-            raise ValueError(f"unknown rule option(s) {', '.join(sorted(unknown))}")
-        return dataclasses.replace(self, **changes)
+            raise ValueError(f"unknown rule option(s) {', '.join(sorted(unknown))}: choose from "
+                             f"{', '.join(f for f in fields if f != 'name')}")
+        if ("players" in changes and "teams" not in changes
+                and self.teams == tuple(range(self.players))):
+            changes["teams"] = None
+        if "name" in changes:
+            return dataclasses.replace(self, **changes)
+        new = dataclasses.replace(self, **changes, name="custom")
+        return dataclasses.replace(new, name=_derived_name(self, new))
+
+    def game_over(self, totals) -> bool:
+        """Whether a game ends with these side totals after a round: some side
+        at or above the target, and the top total held by one side alone."""
+        totals = [int(x) for x in totals]
+        if len(totals) != self.n_sides:
+            raise ValueError(f"give a total for each of the {self.n_sides} sides")
+        top = max(totals)
+        return top >= self.target and totals.count(top) == 1
 
     def settings(self) -> dict:
         """The settings as plain data (for manifests and reports)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def changes_from(self, other: Rules) -> dict:
+        """The settings (not the name) in which these rules differ from `other`."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if f.name != "name" and getattr(self, f.name) != getattr(other, f.name)}
 
     def pack(self) -> np.ndarray:
         """The int64 vector the kernel reads."""
@@ -108,6 +242,75 @@ class Rules:
         return L.primiera_table(self.primiera_scale)
 
 
+def _text(value) -> str:
+    """A setting as written on the command line: 21, true, 0,1,0,1."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+def _example_teams(players: int) -> tuple[int, ...]:
+    return tuple(s % 2 for s in range(players)) if players % 2 == 0 else tuple(range(players))
+
+
+def parse_value(v: str):
+    """A rule option value from text: true/false, a whole number, or a list 16,12,13."""
+    low = v.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    if re.fullmatch(r"-?\d+", v):
+        return int(v)
+    if re.fullmatch(r"-?\d+(,-?\d+)+", v):
+        return tuple(int(x) for x in v.split(","))
+    raise ValueError(f"rule value {v!r} is not a number, a true/false or a list like 16,12,13")
+
+
+def _part(key: str, value) -> str:
+    return key if value is True else f"{key}={_text(value)}"
+
+
+def _derived_name(old: Rules, new: Rules) -> str:
+    """`base+changes`: against the preset `old` was named after (so the name
+    reads back as `new`), or appended to a custom rule set's own name."""
+    base, _, rest = old.name.partition("+")
+    if base in PRESETS:
+        ref = PRESETS[base]
+        diff = new.changes_from(ref)
+        if ("teams" in diff and new.teams == tuple(range(new.players))
+                and ref.teams == tuple(range(ref.players))):
+            del diff["teams"]                       # implied: everyone for themselves
+        return "+".join([base, *(_part(k, v) for k, v in diff.items())])
+    parts = dict(p.partition("=")[::2] for p in rest.split("+")) if rest else {}
+    for k, v in new.changes_from(old).items():
+        parts[k] = _part(k, v).partition("=")[2]
+    return "+".join([base, *(f"{k}={v}" if v else k for k, v in parts.items())])
+
+
 PRESETS: dict[str, Rules] = {
     "scopa": Rules(name="scopa"),
+    "scopa-3": Rules(players=3, name="scopa-3"),
+    "scopa-4": Rules(players=4, teams=(0, 1, 0, 1), name="scopa-4"),
+    "scopa-4-nine": Rules(players=4, teams=(0, 1, 0, 1), hand_size=9, refill=False, target=15,
+                          name="scopa-4-nine"),
+    "scopone-scientifico": Rules(players=4, teams=(0, 1, 0, 1), hand_size=10, table_size=0,
+                                 refill=False, name="scopone-scientifico"),
+    "scopa-6": Rules(players=6, teams=(0, 1, 2, 0, 1, 2), name="scopa-6"),
+}
+
+DESCRIPTIONS: dict[str, str] = {
+    "scopa": "two players, 3 cards each and 4 to the table, 3 more each while the deck lasts; "
+             "to 11 (seeds 000-003)",
+    "scopa-3": "three players each for themselves, dealt as scopa; to 11 "
+               "(seed 000 plays to 8: --rule target=8)",
+    "scopa-4": "four players, partners facing (seats 0+2 vs 1+3), 3-card deals as scopa; to 11 "
+               "(seed 000 plays to 15: --rule target=15)",
+    "scopa-4-nine": "four players in partnership, nine cards each and 4 to the table, "
+                    "no further deals; to 15 (seed 000)",
+    "scopone-scientifico": "four players in partnership, ten cards each, empty table, "
+                           "no further deals; to 11",
+    "scopa-6": "six players in three teams of two (seats 0+3, 1+4, 2+5), 3-card deals; to 11",
 }

@@ -18,6 +18,10 @@ class StrategySpec:
     description: str
     params: dict[str, float] = field(default_factory=dict)
 
+    def defaults(self) -> str:
+        """The parameters with their defaults, as written on the command line."""
+        return ", ".join(f"{k}={param_text(k, v)}" for k, v in self.params.items()) or "-"
+
 
 DESCRIPTIONS = {
     "random": "uniform over all legal moves (a move is a card and a capture set)",
@@ -58,13 +62,15 @@ class Strategy:
         return v
 
     def __str__(self) -> str:
-        changed = [f"{k}={ids.NAMES[int(v)] if k in ROLLOUT_PARAMS else _number(v)}"
-                   for k, v in self.values if v != self.spec.params[k]]
+        changed = [f"{k}={param_text(k, v)}" for k, v in self.values if v != self.spec.params[k]]
         return self.name + (":" + ",".join(changed) if changed else "")
 
 
-def _number(v: float) -> str:
-    """Shortest text that reads back as exactly v."""
+def param_text(key: str, v: float) -> str:
+    """A parameter value as written: a strategy name, or the shortest text
+    that reads back as exactly v."""
+    if key in ROLLOUT_PARAMS:
+        return ids.NAMES[int(v)]
     short = format(v, "g")
     return short if float(short) == v else repr(v)
 

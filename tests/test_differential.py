@@ -82,6 +82,58 @@ def test_legal_moves_match_reference_on_random_hands():
         )
 
 
+CAPTURE_VARIANTS = ["scopa+fewest_cards", "scopa+ace_takes_all", "scopa+fewest_cards+ace_takes_all"]
+
+
+@pytest.mark.parametrize("name", CAPTURE_VARIANTS)
+def test_variant_captures_and_moves_match_reference(name):
+    rules = scopa_sim.Rules.preset(name)
+    rrules = ref.from_rules(rules)
+    rng = random.Random(name)
+    failures = []
+    for _ in range(2_000):
+        h = rng.randint(1, 4)
+        n = rng.randint(0, 12)
+        drawn = rng.sample(range(40), h + n)
+        hand, table = drawn[:h], drawn[h:]
+        for card in hand:
+            got = norm_caps(scopa_sim.legal_captures(list(table), card, rules))
+            if got != ref.captures(table, card, rrules):
+                failures.append((len(table), table, [card], got, ref.captures(table, card, rrules)))
+        got = norm_moves(scopa_sim.legal_moves(list(hand), list(table), rules))
+        if got != ref.legal_moves(hand, table, rrules):
+            failures.append((len(hand) + len(table), table, hand, got, ref.legal_moves(hand, table, rrules)))
+    if failures:
+        _, table, hand, got, want = min(failures, key=lambda f: f[0])
+        pytest.fail(f"{name}: {len(failures)} differences; smallest: hand={show(hand)} table={show(table)}: "
+                    f"fast={got} reference={want}")
+
+
+@pytest.mark.parametrize("name", ["scopa", "scopa+ace_takes_all", "scopa+scopa_on_last_play",
+                                  "scopa+ace_takes_all+scopa_on_last_play"])
+def test_scopa_rule_matches_reference(name):
+    # Whether a capture scores a scopa: the kernel's clears_for_scopa against
+    # the reference's is_scopa, on every capture of random positions.
+    import numpy as np
+
+    rules = scopa_sim.Rules.preset(name)
+    rrules, packed = ref.from_rules(rules), rules.pack()
+    rng = random.Random(name)
+    checked = 0
+    for _ in range(3_000):
+        n = rng.randint(1, 5)
+        drawn = rng.sample(range(40), n + 1)
+        card, table = drawn[0], drawn[1:]
+        for cap in ref.captures(table, card, rrules):
+            for last in (False, True):
+                want = ref.is_scopa(table, cap, card, last, rrules)
+                got = scopa_sim.kernels.moves.clears_for_scopa(
+                    np.uint64(ref.capture_mask(table)), np.uint64(ref.capture_mask(cap)), card, last, packed)
+                assert bool(got) == want, f"{name}: {ref.name(card)} takes {show(cap)} from {show(table)}, last={last}"
+                checked += 1
+    assert checked > 500
+
+
 def test_legal_moves_seed000_example():
     # hand 5d 7s 2h, table As 6c 5h: trail 2h, 7s takes As + 6c, 5d takes 5h
     got = norm_moves(scopa_sim.legal_moves(["5d", "7s", "2h"], ["As", "6c", "5h"]))
@@ -99,6 +151,27 @@ RULES = {
     "4p-10cards": lambda: scopa_sim.Rules(players=4, teams=(0, 1, 0, 1), hand_size=10, table_size=0, refill=False),
     "6p-teams": lambda: scopa_sim.Rules(players=6, teams=(0, 1, 2, 0, 1, 2), hand_size=3, table_size=4),
 }
+# Every preset, and every variant option (docs/VARIANTS.md) on its own and
+# mixed on the other presets, by the names Rules.preset reads.
+VARIANTS = [
+    "scopa-3",
+    "scopa-4",
+    "scopa-4-nine",
+    "scopone-scientifico",
+    "scopa-6",
+    "scopa+fewest_cards",
+    "scopa+ace_takes_all",
+    "scopa+scopa_on_last_play",
+    "scopa+primiera_forfeit",
+    "scopa+re_bello+napola",
+    "scopa+primiera_scale=1,2,3,4,5,6,7,8,9,10",
+    "scopa-3+target=8+fewest_cards+ace_takes_all",
+    "scopa-4+scopa_on_last_play+primiera_forfeit+napola",
+    "scopa-4-nine+ace_takes_all+re_bello+primiera_scale=30,2,3,4,5,6,7,8,9,40",
+    "scopone-scientifico+fewest_cards+scopa_on_last_play+napola",
+    "scopa-6+ace_takes_all+primiera_forfeit+re_bello",
+]
+RULES.update({name: (lambda name=name: name) for name in VARIANTS})
 PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
 
 
@@ -179,6 +252,16 @@ def test_default_preset_is_the_reference_default():
     assert ref_rules("scopa") == ref.RefRules()
 
 
+def test_every_preset_and_option_is_compared():
+    compared = [ref_rules(RULES[k]()) for k in RULES]
+    for name in scopa_sim.PRESETS:
+        assert name in RULES or name == "scopa"
+    for flag in ref.VARIANT_FLAGS:
+        assert any(getattr(r, flag) for r in compared), flag
+    assert any(r.primiera_scale != ref.RefRules().primiera_scale for r in compared)
+    assert any(r.target != 11 for r in compared)
+
+
 @pytest.mark.parametrize("seed", [0, 2**32 + 1, 2**63 - 1])
 def test_simulate_seeds_use_64_bits(seed):
     want = ref.simulate(rounds=20, strategies=("random", "greedy"), seed=seed)
@@ -186,7 +269,8 @@ def test_simulate_seeds_use_64_bits(seed):
     compare_runs(df, want, f"seed={seed}")
 
 
-@pytest.mark.parametrize("rules_id", ["scopa", "4p-teams"])
+@pytest.mark.parametrize("rules_id", ["scopa", "4p-teams", "scopa-3+target=8+fewest_cards+ace_takes_all",
+                                      "scopa-4-nine+ace_takes_all+re_bello+primiera_scale=30,2,3,4,5,6,7,8,9,40"])
 def test_simulate_games_match_reference(rules_id):
     rules = RULES[rules_id]()
     rrules = ref_rules(rules)

@@ -5,6 +5,7 @@ which replays the kernel's moves through the checked Python ``Game`` (and
 raises on an illegal move).
 """
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,26 @@ RULES = {
     "4p-10cards": lambda: scopa_sim.Rules(players=4, teams=(0, 1, 0, 1), hand_size=10, table_size=0, refill=False),
     "6p-teams": lambda: scopa_sim.Rules(players=6, teams=(0, 1, 2, 0, 1, 2), hand_size=3, table_size=4),
 }
+# Every preset, and the variant options (docs/VARIANTS.md) on every preset.
+VARIANTS = [
+    *scopa_sim.PRESETS,
+    "scopa+fewest_cards+ace_takes_all+scopa_on_last_play+primiera_forfeit+re_bello+napola",
+    "scopa-3+target=8+ace_takes_all+napola",
+    "scopa-4+target=15+fewest_cards+primiera_forfeit",
+    "scopa-4-nine+scopa_on_last_play+re_bello",
+    "scopone-scientifico+fewest_cards+ace_takes_all+napola",
+    "scopa-6+scopa_on_last_play+primiera_forfeit+re_bello",
+    "scopa+primiera_scale=1,1,1,1,1,1,1,1,1,1000",
+]
+RULES.update({name: (lambda name=name: name) for name in VARIANTS})
 SETTINGS = settings(max_examples=40, deadline=None)
+# Every registered strategy; the search strategies with small budgets, so
+# that a round takes milliseconds.
+SMALL = {"samples": 2, "iterations": 8, "max_cards": 4}
+STRATEGIES = [
+    ":".join([name, ",".join(f"{k}={SMALL[k]}" for k in spec.params if k in SMALL)]).rstrip(":")
+    for name, spec in scopa_sim.STRATEGIES.items()
+]
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 
@@ -32,7 +52,7 @@ def resolve(rules_id):
 def setups(draw):
     """(rules, Rules object, strategies per seat)."""
     rules, obj = resolve(draw(st.sampled_from(sorted(RULES))))
-    strategies = tuple(draw(st.sampled_from(["random", "greedy"])) for _ in range(obj.players))
+    strategies = tuple(draw(st.sampled_from(STRATEGIES)) for _ in range(obj.players))
     return rules, obj, strategies
 
 
@@ -61,6 +81,8 @@ def check_round(row, obj):
         assert row["captures"] >= 1
         assert sum(coins) == 10
         assert sum(sette) == 1  # exactly one side has the settebello
+    scale = obj.primiera_scale
+    parts = PARTS + ["pt_re_bello"] * obj.re_bello + ["pt_napola"] * obj.napola
     for t in sides:
         assert 0 <= coins[t] <= cards[t]
         assert sette[t] in (0, 1)
@@ -68,10 +90,20 @@ def check_round(row, obj):
         assert row[f"pt_cards_{t}"] == int(strictly_ahead(cards, t))
         assert row[f"pt_coins_{t}"] == int(strictly_ahead(coins, t))
         assert row[f"pt_primiera_{t}"] == int(strictly_ahead(prim, t))
-        assert 0 <= prim[t] <= 84
+        assert 0 <= prim[t] <= 4 * max(scale)
+        if obj.primiera_forfeit:  # all four suits or nothing
+            assert prim[t] == 0 or prim[t] >= 4 * min(scale)
         assert 0 <= row[f"scopas_{t}"] <= row["captures"]
-        assert row[f"points_{t}"] == sum(row[f"{p}_{t}"] for p in PARTS)
+        assert row[f"points_{t}"] == sum(row[f"{p}_{t}"] for p in parts)
+        assert (f"pt_re_bello_{t}" in row) == obj.re_bello and (f"pt_napola_{t}" in row) == obj.napola
+        if obj.napola:
+            assert row[f"pt_napola_{t}"] in (0, 3, 4, 5, 6, 7, 8, 9, 10)
+            assert row[f"pt_napola_{t}"] <= row[f"coins_{t}"]
     assert sum(row[f"scopas_{t}"] for t in sides) <= row["captures"]
+    if obj.re_bello:  # the king of coins is in one pile, if anyone captured
+        assert sum(row[f"pt_re_bello_{t}"] for t in sides) == (0 if nobody else 1)
+    if obj.napola:  # the ace of coins is in at most one pile
+        assert sum(row[f"pt_napola_{t}"] > 0 for t in sides) <= 1
 
 
 def as_int_dict(series):
@@ -123,3 +155,18 @@ def test_trace_round_replays_to_the_simulated_row(setup, seed, index):
         assert result["last_capturer"] == max((k, s) for k, (s, _, cap) in enumerate(moves) if cap)[1]
     # what no play put in a pile is on the table at the end
     assert 40 - len(set(captured) | capturing) == result["leftover"]
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("rules_id", VARIANTS)
+def test_every_strategy_on_every_preset_and_option(rules_id, strategy):
+    """Not sampled: each strategy against random, on each preset and option mix."""
+    rules, obj = resolve(rules_id)
+    strategies = tuple((strategy, "random")[s % 2] for s in range(obj.players))
+    df = scopa_sim.simulate(rounds=3, strategies=strategies, rules=rules, seed=len(rules_id))
+    for i in range(3):
+        check_round(as_int_dict(df.iloc[i]), obj)
+    game = scopa_sim.trace_round(len(rules_id), 2, strategies=strategies, rules=rules)  # raises on an illegal move
+    result = {k: int(v) for k, v in game.result().items()}
+    check_round(result, obj)
+    assert result == {k: v for k, v in as_int_dict(df.iloc[2]).items() if k in result}

@@ -1,4 +1,5 @@
-"""A slow, obviously-correct Scopa engine, written straight from docs/ENGINE.md.
+"""A slow, obviously-correct Scopa engine, written straight from docs/ENGINE.md
+and, for the variant options, docs/VARIANTS.md.
 
 This is the yardstick the compiled kernel is compared against, card for card.
 It shares no code with ``kernels/`` or ``scopa_sim``: cards are plain ints,
@@ -83,10 +84,21 @@ class RefRules:
     table_size: int = 4
     refill: bool = True
     target: int = 11
+    # The variant options of docs/VARIANTS.md; all off is plain ENGINE.md.
+    scopa_on_last_play: bool = False
+    fewest_cards: bool = False
+    ace_takes_all: bool = False
+    primiera_forfeit: bool = False
+    re_bello: bool = False
+    napola: bool = False
+    primiera_scale: tuple = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)  # ranks A, 2, .., K
 
     def __post_init__(self):
         teams = tuple(int(t) for t in self.teams)
         object.__setattr__(self, "teams", teams)
+        object.__setattr__(self, "primiera_scale", tuple(int(v) for v in self.primiera_scale))
+        if len(self.primiera_scale) != 10:
+            raise ValueError("primiera_scale gives one value per rank A..K")
         if len(teams) != self.players:
             raise ValueError("teams must give one side per seat")
         if sorted(set(teams)) != list(range(self.n_sides)):
@@ -101,12 +113,12 @@ class RefRules:
             raise NotImplementedError("the reference needs the 40 cards to go out in whole deals")
 
 
-# Rule options of scopa_sim.Rules beyond ENGINE.md; the reference plays none.
+# The variant options (docs/VARIANTS.md), copied by name from scopa_sim.Rules.
 VARIANT_FLAGS = ("scopa_on_last_play", "fewest_cards", "ace_takes_all", "primiera_forfeit", "re_bello", "napola")
 
 
 def from_rules(obj) -> RefRules:
-    """Copy the rule numbers out of a ``scopa_sim.Rules`` (or any look-alike).
+    """Copy the rule numbers and options out of a ``scopa_sim.Rules`` (or any look-alike).
 
     A string or None means the default two-player "scopa".
     """
@@ -114,19 +126,15 @@ def from_rules(obj) -> RefRules:
         return RefRules()
     if isinstance(obj, RefRules):
         return obj
-    # The reference plays only the rules ENGINE.md specifies; refuse variants
-    # rather than silently comparing them against plain Scopa.
-    for flag in VARIANT_FLAGS:
-        if getattr(obj, flag, False):
-            raise NotImplementedError(f"the reference does not play the {flag} variant")
-    scale = getattr(obj, "primiera_scale", None)
-    if scale is not None and tuple(scale) != tuple(PRIMIERA_BY_RANK[r] for r in range(1, 11)):
-        raise NotImplementedError("the reference plays only the standard primiera scale")
     players = int(obj.players)
     teams = getattr(obj, "teams", None)
     teams = tuple(range(players)) if teams is None else tuple(int(t) for t in teams)
     n_sides = getattr(obj, "n_sides", None)
     n_sides = len(set(teams)) if n_sides is None else int(n_sides)
+    flags = {flag: bool(getattr(obj, flag, False)) for flag in VARIANT_FLAGS}
+    scale = getattr(obj, "primiera_scale", None)
+    if scale is not None:
+        flags["primiera_scale"] = tuple(int(v) for v in scale)
     return RefRules(
         players=players,
         teams=teams,
@@ -135,6 +143,7 @@ def from_rules(obj) -> RefRules:
         table_size=int(obj.table_size),
         refill=bool(obj.refill),
         target=int(obj.target),
+        **flags,
     )
 
 
@@ -148,13 +157,16 @@ def capture_mask(cards) -> int:
     return sum(1 << c for c in cards)
 
 
-def captures(table: list[int], card: int) -> list[tuple[int, ...]]:
+def captures(table: list[int], card: int, rules: RefRules = RefRules()) -> list[tuple[int, ...]]:
     """Every legal capture of ``card`` on ``table``, canonical order.
 
     1. If the table holds cards of the same rank, each one alone is a capture
        and nothing else is (single-card priority).
-    2. Otherwise every subset of two or more table cards whose ranks sum to the
-       card's rank is a capture.
+    2. Asso piglia tutto (``rules.ace_takes_all``): otherwise an ace takes the
+       whole table, if there is one, and that is its only capture.
+    3. Otherwise every subset of two or more table cards whose ranks sum to the
+       card's rank is a capture; with ``rules.fewest_cards`` only those of
+       them with the fewest cards.
     Each capture is an ascending tuple; the list is sorted by capture mask.
     """
     r = rank(card)
@@ -162,6 +174,8 @@ def captures(table: list[int], card: int) -> list[tuple[int, ...]]:
     singles = [(t,) for t in table if rank(t) == r]
     if singles:
         return sorted(singles, key=capture_mask)
+    if rules.ace_takes_all and r == 1:
+        return [tuple(table)] if table else []
     # Every card of a sum of >= 2 cards is at least 1 below the total, so only
     # smaller ranks can take part, and at most r of them (each is >= 1).  This
     # only skips subsets that could never sum to r.
@@ -171,10 +185,28 @@ def captures(table: list[int], card: int) -> list[tuple[int, ...]]:
         for combo in itertools.combinations(smaller, size):
             if sum(rank(c) for c in combo) == r:
                 found.append(combo)
+    if rules.fewest_cards and found:
+        fewest = min(len(combo) for combo in found)
+        found = [combo for combo in found if len(combo) == fewest]
     return sorted(found, key=capture_mask)
 
 
-def legal_moves(hand, table) -> list[tuple[int, tuple[int, ...]]]:
+def is_scopa(table, captured, card, is_last_play: bool, rules: RefRules = RefRules()) -> bool:
+    """Whether playing ``card`` to take ``captured`` from ``table`` scores a scopa.
+
+    The capture must leave the table empty; not on the round's last play
+    unless ``rules.scopa_on_last_play``; and an ace's asso-piglia-tutto sweep
+    (an ace taking a table that held no ace) never is one.
+    """
+    if not captured or len(captured) != len(table):
+        return False
+    if is_last_play and not rules.scopa_on_last_play:
+        return False
+    ace_sweep = rules.ace_takes_all and rank(card) == 1 and all(rank(t) != 1 for t in table)
+    return not ace_sweep
+
+
+def legal_moves(hand, table, rules: RefRules = RefRules()) -> list[tuple[int, tuple[int, ...]]]:
     """``(card, captured)`` pairs in canonical order; a trail has ``()``.
 
     Hand cards ascending; for each card its captures in capture-mask order, or
@@ -183,7 +215,7 @@ def legal_moves(hand, table) -> list[tuple[int, tuple[int, ...]]]:
     """
     moves = []
     for card in sorted(hand):
-        caps = captures(list(table), card)
+        caps = captures(list(table), card, rules)
         if caps:
             moves.extend((card, cap) for cap in caps)
         else:
@@ -255,18 +287,19 @@ def worth(card: int, w=GREEDY_WEIGHTS) -> int:
     )
 
 
-def greedy_score(move, table, is_last_play: bool, w=GREEDY_WEIGHTS) -> int:
+def greedy_score(move, table, is_last_play: bool, w=GREEDY_WEIGHTS, rules: RefRules = RefRules()) -> int:
+    """Greedy's score of a move; ``worth`` uses the standard primiera values
+    whatever the rules' scale, and the scopa bonus follows the rules."""
     card, captured = move
     if not captured:
         return -worth(card, w)
     score = sum(worth(c, w) for c in captured) + worth(card, w)
-    clears = len(captured) == len(table)
-    if clears and not is_last_play:
+    if is_scopa(table, captured, card, is_last_play, rules):
         score += w["scopa"]
     return score
 
 
-def choose(strategy: str, moves, table, is_last_play: bool, rng: SplitMix64):
+def choose(strategy: str, moves, table, is_last_play: bool, rng: SplitMix64, rules: RefRules = RefRules()):
     """The move a strategy plays, from the canonical list ``moves``.
 
     Besides the names ``random`` and ``greedy``, a callable
@@ -279,9 +312,9 @@ def choose(strategy: str, moves, table, is_last_play: bool, rng: SplitMix64):
         return moves[rng.below(len(moves))]  # one draw even if len(moves) == 1
     if strategy == "greedy":
         best = moves[0]
-        best_score = greedy_score(best, table, is_last_play)
+        best_score = greedy_score(best, table, is_last_play, rules=rules)
         for move in moves[1:]:
-            score = greedy_score(move, table, is_last_play)
+            score = greedy_score(move, table, is_last_play, rules=rules)
             if score > best_score:  # strict: the first in canonical order wins a tie
                 best, best_score = move, score
         return best
@@ -293,13 +326,24 @@ def choose(strategy: str, moves, table, is_last_play: bool, rng: SplitMix64):
 # ---------------------------------------------------------------------------
 
 
-def primiera(pile) -> int:
-    """Sum over the four suits of the best primiera value in ``pile`` (0 if none)."""
+def primiera(pile, rules: RefRules = RefRules()) -> int:
+    """Sum over the four suits of the best primiera value in ``pile`` (0 for a
+    missing suit); with ``rules.primiera_forfeit``, 0 if any suit is missing."""
     total = 0
     for s in range(4):
-        values = [primiera_value(c) for c in pile if suit(c) == s]
+        values = [rules.primiera_scale[rank(c) - 1] for c in pile if suit(c) == s]
+        if not values and rules.primiera_forfeit:
+            return 0
         total += max(values) if values else 0
     return total
+
+
+def coin_run(pile) -> int:
+    """How many coins A, 2, 3, ... the pile holds in a row from the ace."""
+    run = 0
+    while run < 10 and card_of(f"{run + 1}d") in pile:
+        run += 1
+    return run
 
 
 def strictly_ahead(counts) -> list[int]:
@@ -308,13 +352,16 @@ def strictly_ahead(counts) -> list[int]:
     return [int(x == top and counts.count(top) == 1) for x in counts]
 
 
-def side_columns(piles, scopas) -> dict:
-    """The per-side counts and points of ENGINE.md "End of round"."""
+def side_columns(piles, scopas, rules: RefRules = RefRules()) -> dict:
+    """The per-side counts and points of ENGINE.md "End of round", with the
+    re bello and napola points (docs/VARIANTS.md) when those options are on."""
     n_sides = len(piles)
     cards = [len(p) for p in piles]
     coins = [sum(1 for c in p if is_coin(c)) for p in piles]
     sette = [int(SETTEBELLO in p) for p in piles]
-    prim = [primiera(p) for p in piles]
+    prim = [primiera(p, rules) for p in piles]
+    re_bello = [int(card_of("Kd") in p) if rules.re_bello else 0 for p in piles]
+    napola = [coin_run(p) if rules.napola and coin_run(p) >= 3 else 0 for p in piles]
     pt_cards, pt_coins, pt_prim = strictly_ahead(cards), strictly_ahead(coins), strictly_ahead(prim)
     out = {}
     for t in range(n_sides):
@@ -327,7 +374,11 @@ def side_columns(piles, scopas) -> dict:
         out[f"pt_coins_{t}"] = pt_coins[t]
         out[f"pt_settebello_{t}"] = sette[t]
         out[f"pt_primiera_{t}"] = pt_prim[t]
-        out[f"points_{t}"] = pt_cards[t] + pt_coins[t] + sette[t] + pt_prim[t] + scopas[t]
+        if rules.re_bello:
+            out[f"pt_re_bello_{t}"] = re_bello[t]
+        if rules.napola:
+            out[f"pt_napola_{t}"] = napola[t]
+        out[f"points_{t}"] = pt_cards[t] + pt_coins[t] + sette[t] + pt_prim[t] + re_bello[t] + napola[t] + scopas[t]
     return out
 
 
@@ -379,27 +430,27 @@ def play_round(deck, dealer, strategies, rules, rng, log=None) -> dict:
                 break
         hand = hands[seat]
         assert hand, "deals are whole, so the seat to play always has a card"
-        moves = legal_moves(hand, table)
+        moves = legal_moves(hand, table, rules)
         is_last_play = (
             len(hand) == 1
             and all(not h for s, h in enumerate(hands) if s != seat)
             and not more_deals()
         )
-        card, captured = choose(strategies[seat], moves, table, is_last_play, rng)
+        card, captured = choose(strategies[seat], moves, table, is_last_play, rng, rules)
         assert (card, captured) in moves
         if log is not None:
             log.append((seat, card, captured))
         hand.remove(card)
         side = rules.teams[seat]
         if captured:
+            if is_scopa(table, captured, card, is_last_play, rules):
+                scopas[side] += 1
             for c in captured:
                 table.remove(c)
             piles[side].extend(captured)
             piles[side].append(card)
             last_capturer = seat
             n_captures += 1
-            if not table and not is_last_play:
-                scopas[side] += 1
         else:
             table.append(card)
         seat = (seat + 1) % players
@@ -414,7 +465,7 @@ def play_round(deck, dealer, strategies, rules, rng, log=None) -> dict:
         "leftover": leftover,
         "captures": n_captures,
     }
-    record.update(side_columns(piles, scopas))
+    record.update(side_columns(piles, scopas, rules))
     return record
 
 

@@ -381,10 +381,17 @@ RULE_SETS = [
     ref.RefRules(players=4, teams=(0, 1, 0, 1)),
     ref.RefRules(players=4, teams=(0, 1, 0, 1), hand_size=10, table_size=0, refill=False),
     ref.RefRules(players=6, teams=(0, 1, 2, 0, 1, 2), n_sides=3),
+    ref.RefRules(players=4, teams=(0, 1, 0, 1), hand_size=9, refill=False, ace_takes_all=True, napola=True),
+    ref.RefRules(fewest_cards=True, scopa_on_last_play=True, primiera_forfeit=True, re_bello=True),
 ]
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: f"{r.players}p{r.hand_size}h")
+def rules_id(r):
+    flags = [f for f in ref.VARIANT_FLAGS if getattr(r, f)]
+    return f"{r.players}p{r.hand_size}h" + "".join("+" + f for f in flags)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=rules_id)
 @pytest.mark.parametrize("pair", [("random", "random"), ("greedy", "greedy"), ("random", "greedy")])
 def test_reference_round_invariants(rules, pair):
     strategies = tuple(pair[s % 2] for s in range(rules.players))
@@ -401,7 +408,9 @@ def test_reference_round_invariants(rules, pair):
             assert sum(row[f"settebello_{t}"] for t in sides) == 1
         for t in sides:
             parts = ["pt_cards", "pt_coins", "pt_settebello", "pt_primiera", "scopas"]
+            parts += ["pt_re_bello"] * rules.re_bello + ["pt_napola"] * rules.napola
             assert row[f"points_{t}"] == sum(row[f"{p}_{t}"] for p in parts)
+            assert (f"pt_re_bello_{t}" in row) == rules.re_bello and (f"pt_napola_{t}" in row) == rules.napola
 
 
 def test_games_end_when_one_side_leads_at_or_above_target():
@@ -442,3 +451,120 @@ def test_runs_are_reproducible_and_seed_dependent():
 def test_rules_that_do_not_deal_every_card_in_whole_deals_are_refused(kw):
     with pytest.raises(NotImplementedError):
         ref.RefRules(**kw)
+
+
+# ---------------------------------------------------------------------------
+# Variants (docs/VARIANTS.md), from the rule texts
+# ---------------------------------------------------------------------------
+
+FEWEST = ref.RefRules(fewest_cards=True)
+ACE = ref.RefRules(ace_takes_all=True)
+
+
+def test_seed001_fewest_cards_example_2():
+    # "When there is more than one possible combination ... the player must
+    # chose the combination with less cards, in this case [ 6 + 2 ]." The 4
+    # and the 3 still take their single matches; the player picks the card.
+    hand, table = cards("4c", "3c", "Jc"), cards("4d", "3h", "6s", "2h", "Ad")
+    assert ref.captures(table, c("Jc")) == sorted(
+        [tuple(sorted(cards("6s", "2h"))), tuple(sorted(cards("4d", "3h", "Ad")))], key=ref.capture_mask
+    )
+    assert ref.legal_moves(hand, table, FEWEST) == [move("3c", "3h"), move("4c", "4d"), move("Jc", "6s", "2h")]
+
+
+def test_fewest_cards_keeps_every_capture_of_the_smallest_size():
+    table = cards("2d", "6h", "As", "3c", "5s", "6c")
+    got = ref.captures(table, c("9d"), FEWEST)
+    assert got == sorted([tuple(sorted(cards("6h", "3c"))), tuple(sorted(cards("6c", "3c")))], key=ref.capture_mask)
+    assert all(len(cap) == 2 for cap in got) and len(ref.captures(table, c("9d"))) > 2
+    # single matches are untouched: several singles stay several captures
+    assert ref.captures(cards("5c", "5h", "2d", "3d"), c("5s"), FEWEST) == [(c("5h"),), (c("5c"),)]
+
+
+def test_seed001_ace_takes_all():
+    # "the player that plays an Ace draws all cards on the table"
+    table = cards("2c", "4h", "5s", "Qd")
+    assert ref.captures(table, c("As"), ACE) == [tuple(sorted(table))]
+    assert ref.captures(table, c("As")) == []
+    # the sweep is compulsory: the ace is never trailed onto such a table
+    assert ref.legal_moves(cards("As", "Kc"), table, ACE) == [move("As", "2c", "4h", "5s", "Qd"), move("Kc")]
+    # ... and not a scopa, on any play
+    assert not ref.is_scopa(table, tuple(sorted(table)), c("As"), False, ACE)
+    last_too = ref.RefRules(ace_takes_all=True, scopa_on_last_play=True)
+    assert not ref.is_scopa(table, tuple(sorted(table)), c("As"), True, last_too)
+
+
+def test_ace_takes_all_with_an_ace_on_the_table_or_an_empty_table():
+    # an ace on the table: single-card priority, each ace its own capture
+    table = cards("Ad", "Ah", "7c")
+    assert ref.captures(table, c("As"), ACE) == [(c("Ad"),), (c("Ah"),)]
+    # a lone ace taken by an ace is an ordinary scopa
+    assert ref.is_scopa(cards("Ad"), (c("Ad"),), c("As"), False, ACE)
+    assert not ref.is_scopa(cards("Ad"), (c("Ad"),), c("As"), True, ACE)
+    # an empty table: the ace is trailed
+    assert ref.legal_moves(cards("As"), [], ACE) == [move("As")]
+    # aces on the table still count 1 in sums; fewest_cards leaves the sweep alone
+    both = ref.RefRules(ace_takes_all=True, fewest_cards=True)
+    assert ref.captures(cards("Ad", "2c", "Kh"), c("3s"), both) == [tuple(sorted(cards("Ad", "2c")))]
+    assert ref.captures(cards("2c", "Kh", "5d"), c("Ac"), both) == [tuple(sorted(cards("2c", "Kh", "5d")))]
+
+
+def test_scopa_on_last_play_counts_the_last_sweep():
+    # seed 003 forbids it (the default); seed 000 is silent: the option counts it.
+    deck = stacked_sweep_deck(True)
+    rules = ref.RefRules(players=2, teams=(0, 1), n_sides=2, hand_size=1, table_size=2, scopa_on_last_play=True)
+    rec = ref.play_round(deck, 1, ("greedy", "random"), rules, ref.stream(0, 0))
+    assert (rec["scopas_0"], rec["scopas_1"]) == (18, 1)
+    plain = ref.play_round(deck, 1, ("greedy", "random"), ONE_CARD_RULES, ref.stream(0, 0))
+    assert (plain["scopas_0"], plain["scopas_1"]) == (18, 0)
+    assert rec["points_1"] == plain["points_1"] + 1
+    # leftovers taken at the end are still no scopa
+    rec = ref.play_round(stacked_sweep_deck(False), 1, ("greedy", "random"), rules, ref.stream(0, 0))
+    assert (rec["scopas_0"], rec["scopas_1"], rec["leftover"]) == (18, 0, 3)
+
+
+def test_primiera_forfeit_and_scale():
+    no_clubs = cards("7d", "7h", "7s")  # 63 with clubs counted 0
+    assert ref.primiera(no_clubs) == 63
+    forfeit = ref.RefRules(primiera_forfeit=True)
+    assert ref.primiera(no_clubs, forfeit) == 0
+    assert ref.primiera(cards("Kd", "Kh", "Ks", "Kc"), forfeit) == 40
+    row = ref.side_columns([no_clubs, cards("Kd", "Kh", "Ks", "Kc")], [0, 0], forfeit)
+    assert (row["primiera_0"], row["primiera_1"], row["pt_primiera_0"], row["pt_primiera_1"]) == (0, 40, 0, 1)
+    row = ref.side_columns([no_clubs, cards("Kd", "Kh", "Ks", "Kc")], [0, 0])
+    assert (row["pt_primiera_0"], row["pt_primiera_1"]) == (1, 0)
+    # both missing a suit: nobody
+    row = ref.side_columns([no_clubs, cards("Kd")], [0, 0], forfeit)
+    assert (row["pt_primiera_0"], row["pt_primiera_1"]) == (0, 0)
+    # a custom scale: kings worth most
+    kings = ref.RefRules(primiera_scale=(1, 2, 3, 4, 5, 6, 7, 8, 9, 50))
+    assert ref.primiera(cards("7d", "Kd", "Ah"), kings) == 50 + 1
+    assert ref.primiera(cards("7d", "7h", "7s", "7c"), kings) == 28
+
+
+def test_re_bello_and_napola_points():
+    both = ref.RefRules(re_bello=True, napola=True)
+    a = cards("Ad", "2d", "3d", "4d", "6d", "Kd")  # run A-2-3-4: 4 points; the re bello
+    b = cards("5d", "7d", "Jd", "Qd")
+    row = ref.side_columns([a, b], [0, 0], both)
+    assert (row["pt_napola_0"], row["pt_re_bello_0"], row["pt_napola_1"], row["pt_re_bello_1"]) == (4, 1, 0, 0)
+    assert row["points_0"] == row["pt_cards_0"] + row["pt_coins_0"] + row["pt_primiera_0"] + 4 + 1
+    assert ref.coin_run(cards("Ad", "2d", "4d")) == 2 and ref.coin_run(list(range(10))) == 10
+    row = ref.side_columns([cards("Ad", "2d", "4d"), list(range(10, 20))], [0, 0], both)
+    assert row["pt_napola_0"] == 0
+    row = ref.side_columns([list(range(10)), []], [0, 0], both)
+    assert (row["pt_napola_0"], row["pt_re_bello_0"]) == (10, 1)
+    # off: no such columns
+    plain = ref.side_columns([a, b], [0, 0])
+    assert "pt_napola_0" not in plain and "pt_re_bello_0" not in plain
+
+
+def test_from_rules_copies_every_option():
+    class Look:
+        players, teams, n_sides, hand_size, table_size, refill, target = 2, (0, 1), 2, 3, 4, True, 21
+        scopa_on_last_play = fewest_cards = ace_takes_all = primiera_forfeit = re_bello = napola = True
+        primiera_scale = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+
+    r = ref.from_rules(Look())
+    assert all(getattr(r, f) for f in ref.VARIANT_FLAGS)
+    assert (r.target, r.primiera_scale) == (21, (1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
