@@ -79,6 +79,9 @@ def default_out(spec: RunSpec) -> Path:
 
 
 # ---- simulate ------------------------------------------------------------
+RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
+               "batch_size", "overwrite")              # fixed by the run: not with --resume
+
 @main.command()
 @click.option("--strategies", "-s", default="random,greedy", show_default=True,
               help="One strategy per side (or per seat), comma-separated; parameters as "
@@ -117,14 +120,10 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
     if workers < 1:
         raise ValueError("--workers must be at least 1")
     if resume_dir is not None:
-        given = [name for name in ("rounds", "games", "seed", "out_dir", "batch_size",
-                                   "rule_options", "overwrite")
-                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
-        given += [n for n in ("strategies", "rules_name")
-                  if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+        given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTIONS
+                 and ctx.get_parameter_source(p.name) == click.core.ParameterSource.COMMANDLINE]
         if given:
-            raise click.UsageError(f"--resume takes the run's own settings; drop "
-                                   f"{', '.join('--' + g.replace('_dir', '').replace('_', '-') for g in given)}")
+            raise click.UsageError(f"--resume takes the run's own settings; drop {', '.join(given)}")
         run = Run.open(resume_dir)
     else:
         if rounds is None and games is None:
