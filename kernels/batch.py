@@ -3,9 +3,9 @@ of (seed, first index, count, rules, strategies, parameters): round `i` (or
 game `i`) draws from stream (seed, i), so batches can run anywhere, in any
 order, any number of times, and give the same arrays.
 
-Results go into caller-owned arrays, a row per round, column-major so that
-each field is one contiguous column: `sides` (int16[n_sides, N_SIDE, rows])
-and `rounds` (int64[N_ROUND, rows]). `best` is the primiera lookup of the
+Results go into caller-owned arrays, a row per round: `sides`
+(int16[rows, n_sides, N_SIDE]) and `rounds` (int64[rows, N_ROUND]); a round's
+results are written side by side, which is faster than one column each. `best` is the primiera lookup of the
 rules (`layout.primiera_table`); `scratch()` makes the rest.
 """
 import numpy as np
@@ -36,7 +36,7 @@ def simulate_rounds(seed, first, rules, strategies, params, best, sides, rounds,
                     rng, deck, pos, work, cards, takes, log, out, info, search):
     """Rounds first.. of run `seed`, one per column of `rounds`; round i is
     dealt by seat i % players."""
-    for k in range(rounds.shape[1]):
+    for k in range(rounds.shape[0]):
         i = first + k
         stream(seed, i, rng)
         new_deck(deck, rng)
@@ -53,8 +53,8 @@ def simulate_games(seed, first, count, rules, strategies, params, best, sides, r
     """Games first..first+count-1 of run `seed`, one row per round played.
 
     Game g draws all its rounds from stream (seed, g); its first dealer is
-    seat g % players. `rounds[Q_ROUND]` is the round's number within its
-    game (from 0), `rounds[Q_GAME]` the game index. Returns
+    seat g % players. `rounds[:, Q_ROUND]` is the round's number within its
+    game (from 0), `rounds[:, Q_GAME]` the game index. Returns
     the number of rows, or -1 if the arrays were too small (call again with
     bigger ones).
     """
@@ -68,7 +68,7 @@ def simulate_games(seed, first, count, rules, strategies, params, best, sides, r
         if end < 0:
             return -1
         for r in range(row, end):
-            rounds[Q_ROUND, r] = r - row
-            rounds[Q_GAME, r] = g
+            rounds[r, Q_ROUND] = r - row
+            rounds[r, Q_GAME] = g
         row = end
     return row

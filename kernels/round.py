@@ -72,19 +72,19 @@ def new_deck(deck, rng):
 
 @kernel
 def store_round(out, info, sides, rounds, row):
-    """Copy one round's results (out[side, S_*], info[Q_*]) into column
-    `row` of the batch arrays sides[side, S_*, row], rounds[Q_*, row]."""
-    for t in range(sides.shape[0]):
-        for f in range(sides.shape[1]):
-            sides[t, f, row] = out[t, f]
-    for f in range(rounds.shape[0]):
-        rounds[f, row] = info[f]
+    """Copy one round's results (out[side, S_*], info[Q_*]) into row `row`
+    of the batch arrays sides[row, side, S_*], rounds[row, Q_*]."""
+    for t in range(sides.shape[1]):
+        for f in range(sides.shape[2]):
+            sides[row, t, f] = out[t, f]
+    for f in range(rounds.shape[1]):
+        rounds[row, f] = info[f]
 
 
 @kernel
 def play_game(first_dealer, rules, strategies, params, best, rng, deck,
               pos, work, cards, takes, log, out, info, search, scores, sides, rounds, row):
-    """Play a game's rounds into columns `row`.. of sides/rounds until it ends.
+    """Play a game's rounds into rows `row`.. of sides/rounds until it ends.
 
     Returns the row after the game's last round, or -1 when the arrays run
     out of room (the caller grows them and replays from the same stream).
@@ -93,7 +93,7 @@ def play_game(first_dealer, rules, strategies, params, best, rng, deck,
     scores[:] = 0
     dealer = first_dealer
     while True:
-        if row == rounds.shape[1]:
+        if row == rounds.shape[0]:
             return -1
         new_deck(deck, rng)
         play_round(deck, dealer, rules, strategies, params, best, rng,

@@ -80,7 +80,7 @@ def _compiled(spec: RunSpec) -> None:
 
 
 def run_batch(spec: RunSpec, b: int, compiled: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Batch `b` of a run: (sides int16[n_sides, N_SIDE, rows], rounds int64[N_ROUND, rows])."""
+    """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND])."""
     if not compiled:
         _compiled(spec)
     first, count = spec.batch_range(b)
@@ -88,35 +88,38 @@ def run_batch(spec: RunSpec, b: int, compiled: bool = False) -> tuple[np.ndarray
     n_sides = spec.rules.n_sides
     seed = np.uint64(spec.seed)
     if not spec.games:
-        sides = np.zeros((n_sides, L.N_SIDE, count), np.int16)
-        rounds = np.zeros((L.N_ROUND, count), np.int64)
+        sides = np.zeros((count, n_sides, L.N_SIDE), np.int16)
+        rounds = np.zeros((count, L.N_ROUND), np.int64)
         kernels.simulate_rounds(seed, first, rules, ids, params, best, sides, rounds,
                                 *kernels.scratch())
         return sides, rounds
     capacity = 8 * count + 64
     while True:
-        sides = np.zeros((n_sides, L.N_SIDE, capacity), np.int16)
-        rounds = np.zeros((L.N_ROUND, capacity), np.int64)
+        sides = np.zeros((capacity, n_sides, L.N_SIDE), np.int16)
+        rounds = np.zeros((capacity, L.N_ROUND), np.int64)
         rows = kernels.simulate_games(seed, first, count, rules, ids, params, best, sides,
                                       rounds, np.zeros(n_sides, np.int64), *kernels.scratch())
         if rows >= 0:
-            return sides[:, :, :rows], rounds[:, :rows]
+            return sides[:rows], rounds[:rows]
         capacity *= 4
 
 
 def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, np.ndarray]:
-    """A batch's arrays as named columns: the round fields (`round`, `game`
-    int64, the rest int8), then each side's fields (`points_0`, ... int16,
-    views of `sides`)."""
+    """A batch's arrays as named contiguous columns: the round fields (`round`,
+    `game` int64, the rest int8), then each side's fields (`points_0`, ...
+    int16). The kernel writes rows; one transpose makes the columns."""
+    by_field = np.ascontiguousarray(sides.transpose(1, 2, 0))     # [side, field, row]
+    round_fields = np.ascontiguousarray(rounds.T)
     cols = {}
     for f, name in enumerate(L.ROUND_FIELDS):
         if name == "game" and not spec.games:
             continue
-        cols[name] = rounds[f] if name in ("round", "game") else rounds[f].astype(np.int8)
+        x = round_fields[f]
+        cols[name] = x if name in ("round", "game") else x.astype(np.int8)
     fields = side_fields(spec.rules) + (["score"] if spec.games else [])
     for t in range(spec.rules.n_sides):
         for name in fields:
-            cols[f"{name}_{t}"] = sides[t, L.SIDE_FIELDS.index(name)]
+            cols[f"{name}_{t}"] = by_field[t, L.SIDE_FIELDS.index(name)]
     return cols
 
 
@@ -157,7 +160,7 @@ def simulate(rounds: int | None = None, games: int | None = None,
     for _, sides, rnds in run_batches(spec, range(spec.n_batches), workers):
         parts.append(frame(spec, sides, rnds))
         if progress:
-            progress(rnds.shape[1])
+            progress(len(rnds))
     return pd.concat(parts, ignore_index=True)
 
 
@@ -167,8 +170,8 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
     through the checked `Game` (so an illegal kernel move raises)."""
     spec = RunSpec.make(rounds=index + 1, strategies=strategies, rules=rules, seed=seed)
     rules_v, ids, params, best = spec.packed()
-    sides = np.zeros((spec.rules.n_sides, L.N_SIDE, 1), np.int16)
-    rounds = np.zeros((L.N_ROUND, 1), np.int64)
+    sides = np.zeros((1, spec.rules.n_sides, L.N_SIDE), np.int16)
+    rounds = np.zeros((1, L.N_ROUND), np.int64)
     scratch = kernels.scratch()
     kernels.simulate_rounds(np.uint64(seed), index, rules_v, ids, params, best, sides, rounds,
                             *scratch)

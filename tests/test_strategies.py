@@ -49,8 +49,8 @@ def _deck_of(seed, index):
     rules, ids, params, best = spec.packed()
     scratch = k.scratch()
     k.simulate_rounds(np.uint64(seed), index, rules, ids, params, best,
-                      np.zeros((2, k.layout.N_SIDE, 1), np.int16),
-                      np.zeros((k.layout.N_ROUND, 1), np.int64), *scratch)
+                      np.zeros((1, 2, k.layout.N_SIDE), np.int16),
+                      np.zeros((1, k.layout.N_ROUND), np.int64), *scratch)
     return [int(c) for c in scratch[1]]
 
 
