@@ -225,8 +225,7 @@ def print_summary(run: Run, s: dict, fmt: str) -> None:
     head = (f"{s['rounds']:,} rounds" + (f" in {s['games']:,} games" if "games" in s else "")
             + f"; {s['rounds_run']:,} simulated in {s['seconds']:.2f} s "
             f"({s['rounds_per_second']:,.0f} rounds/s); seed {spec.seed}")
-    table = Table(title=f"{spec.rules.name}: " + " vs ".join(labels), caption=head,
-                  caption_justify="left")
+    table = Table(title=f"{spec.rules.name}: " + " vs ".join(labels))
     table.add_column("")
     for t, label in enumerate(labels):
         table.add_column(f"side {t}: {label}", justify="right")
@@ -243,6 +242,7 @@ def print_summary(run: Run, s: dict, fmt: str) -> None:
         table.add_row(title, *(f"{side[key]['mean']:.4f} ±{side[key]['high'] - side[key]['mean']:.4f}"
                                for side in s["sides"]))
     out.print(table)
+    out.print(head, soft_wrap=True)
 
 
 # ---- listings ------------------------------------------------------------
