@@ -11,5 +11,5 @@ from .batch import scratch, simulate_games, simulate_rounds
 from .moves import captures_of, legal_moves
 from .scoring import score_round
 
-__all__ = ["captures_of", "layout", "legal_moves", "score_round", "scratch",
-           "simulate_games", "simulate_rounds"]
+__all__ = ["captures_of", "ids", "layout", "legal_moves", "position", "rng", "score_round",
+           "scratch", "simulate_games", "simulate_rounds", "strategies"]

@@ -17,7 +17,7 @@ from .ids import (
     P_SETTEBELLO_EXPOSED, P_SEVEN, P_SWEEP, P_CARD)
 from .layout import COINS, PRIMIERA, R_HAND, R_PLAYERS, R_TEAM, RANK, RANK_CARDS, SETTEBELLO
 from .moves import clears_for_scopa
-from .position import HAND, TABLE, TURN, is_last_play, unseen
+from .position import HAND, TABLE, is_last_play, unseen
 from .rng import below
 
 PRIMIERA_BY_CARD = np.array([PRIMIERA[c % 10] for c in range(40)], np.float64)

@@ -10,22 +10,17 @@ A card is `suit*10 + rank - 1`; a card set is a uint64 with bit `card` set::
 import numpy as np
 
 N_CARDS = 40
-N_SUITS = 4
 N_RANKS = 10
 MAX_PLAYERS = 6
 SETTEBELLO = 6                    # 7 of coins
 RE_BELLO = 9                      # king of coins
 
 RANK = np.array([c % 10 + 1 for c in range(N_CARDS)], dtype=np.int64)
-SUIT = np.array([c // 10 for c in range(N_CARDS)], dtype=np.int64)
 COINS = np.uint64((1 << 10) - 1)
 ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
-# RANK_CARDS[r]: the four cards of rank r; BELOW[r]: every card of rank < r.
+# RANK_CARDS[r]: the four cards of rank r (RANK_CARDS[0] empty).
 RANK_CARDS = np.array(
     [sum(1 << (s * 10 + r - 1) for s in range(4)) if r else 0 for r in range(11)],
-    dtype=np.uint64)
-BELOW = np.array(
-    [sum(1 << c for c in range(N_CARDS) if c % 10 + 1 < r) for r in range(12)],
     dtype=np.uint64)
 PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)   # by rank 1..10
 

@@ -8,7 +8,7 @@ import numpy as np
 from ._jit import kernel
 from .bits import ONE, popcount
 from .layout import (
-    COINS, R_FORFEIT, R_NAPOLA, R_PRIMIERA, R_RE_BELLO, R_SIDES, RE_BELLO,
+    COINS, R_FORFEIT, R_NAPOLA, R_RE_BELLO, R_SIDES, RE_BELLO,
     S_CARDS, S_COINS, S_POINTS, S_PRIMIERA, S_PT_CARDS, S_PT_COINS,
     S_PT_NAPOLA, S_PT_PRIMIERA, S_PT_RE_BELLO, S_PT_SETTEBELLO, S_SCOPAS,
     S_SETTEBELLO, SETTEBELLO)

@@ -6,7 +6,6 @@ search strategies (`search`) sample or solve the rest of the round and use
 the fast ones for their rollouts. Every strategy draws only from the round's
 random stream, so a seed fixes every decision.
 """
-import numpy as np
 
 from ._jit import kernel
 from .heuristics import choose_fast
