@@ -22,7 +22,7 @@ from .kernels import layout as L
 from .rules import Rules
 from .strategies import Strategy, pack_strategies
 
-DEFAULT_BATCH = 20_000
+DEFAULT_BATCH = 50_000          # rounds per batch: big enough that writing costs little
 MAX_SEED = 2**64 - 1
 
 
