@@ -104,15 +104,15 @@ def run_stats(run: Run, bootstrap: int = 200, progress=None) -> dict:
     out["scopas_per_round"] = {str(k): int(t.scopas[k]) for k in range(last + 1)}
     out["convergence"] = [{"rounds": m, "rate": k / m, "low": wilson(k, m).low,
                            "high": wilson(k, m).high} for m, k in t.curve]
+    g = run.read("games", columns=["rounds", "winner", "first_dealer"]) if spec.games else None
     if n == 2:
         margin = {}
-        a, b = np.nonzero(t.joint.sum(0))
-        for x, y in zip(a, b):
-            margin[int(x - y)] = margin.get(int(x - y), 0) + int(t.joint.sum(0)[x, y])
+        points = t.joint.sum(0)                          # rounds by (points_0, points_1)
+        for x, y in zip(*np.nonzero(points)):
+            margin[int(x - y)] = margin.get(int(x - y), 0) + int(points[x, y])
         out["margin_counts"] = {str(k): margin[k] for k in sorted(margin)}
-        out["match_exact"] = _exact(run, t, bootstrap)
+        out["match_exact"] = _exact(run, t, bootstrap, g)
     if spec.games:
-        g = run.read("games", columns=["rounds", "winner", "first_dealer"])
         rounds = g["rounds"].to_numpy().astype(np.int64)
         counts = np.bincount(rounds)
         out["rounds_per_game"] = {
@@ -133,7 +133,7 @@ def run_stats(run: Run, bootstrap: int = 200, progress=None) -> dict:
     return out
 
 
-def _exact(run: Run, t: RunTally, bootstrap: int) -> dict:
+def _exact(run: Run, t: RunTally, bootstrap: int, games) -> dict:
     """The match win probability from the rounds' (points_0, points_1)
     distribution per dealer seat, with a bootstrap interval, beside the
     simulated game win rate (runs of games)."""
@@ -144,8 +144,8 @@ def _exact(run: Run, t: RunTally, bootstrap: int) -> dict:
         out["note"] = "some dealer seat dealt no round: no exact value"
         return out
     weights = None
-    if spec.games:
-        first = run.read("games", columns=["first_dealer"])["first_dealer"].to_numpy()
+    if games is not None:
+        first = games["first_dealer"].to_numpy()
         weights = np.bincount(first.astype(np.int64), minlength=spec.rules.players)
     a, b = np.nonzero(t.joint.sum(0))
     joint = t.joint[:, :a.max() + 1, :b.max() + 1]        # trimmed to the points seen

@@ -89,7 +89,7 @@ def exposure(p, seat, pos, rules, card, take, counting):
     hand = popcount(pos[HAND + nxt])
     if hand == 0:
         hand = rules[R_HAND]
-    hidden = unseen(pos, seat) & ~(ONE << np.uint64(card))
+    hidden = unseen(pos, seat)
     cost = 0.0
     s = rank_sum(after)
     if s <= 10:
