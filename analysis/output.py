@@ -67,15 +67,16 @@ def to_csv(records: list[dict]) -> str:
 
 
 def print_tables(sections: list[Section], console) -> None:
-    """The sections as rich tables."""
+    """The sections as rich tables; every text is shown as is (no markup)."""
     from rich.table import Table
+    from rich.text import Text
     for s in sections:
-        t = Table(title=s.title, caption=s.caption or None, caption_justify="left",
-                  title_justify="left")
+        t = Table(title=Text(s.title), caption=Text(s.caption) if s.caption else None,
+                  caption_justify="left", title_justify="left")
         for i, c in enumerate(s.columns):
-            t.add_column(c, justify="left" if i == 0 else "right")
+            t.add_column(Text(c), justify="left" if i == 0 else "right")
         for row in s.rows:
-            t.add_row(*row)
+            t.add_row(*map(Text, row))
         console.print(t)
 
 

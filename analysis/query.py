@@ -1,13 +1,13 @@
 """"How often" questions over a run: P(event | condition) with n and a 95%
 interval, or the mean of a number given a condition.
 
-Expressions use pandas `DataFrame.eval` / `query` syntax over the columns of
-the dataset (README, "Data: columns of a round") plus a few derived columns
-(`DERIVED`). Only the columns an expression names are read from disk.
+Expressions are in the small language of `expr` (never pandas or Python
+eval) over the columns of the dataset (README, "Data: columns of a round")
+plus a few derived columns (`ROUND_DERIVED`, `GAME_DERIVED`). They are checked
+in full before anything is read, and only the columns they name are read.
 """
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..store import Run
+from . import expr as expression
 from .stats import mean_interval, wilson
 
 TABLES = ("rounds", "games")
@@ -104,26 +105,22 @@ def derived_columns(run: Run, table: str) -> dict[str, Derived]:
 
 
 def stored_columns(run: Run, table: str) -> list[str]:
-    """The dataset's column names, from the schema (nothing read)."""
-    import pyarrow.dataset as ds
+    """The dataset's column names, from the first part's schema (no data read)."""
+    import pyarrow.parquet as pq
     if table not in TABLES:
         raise ValueError(f"table must be one of {', '.join(TABLES)}, not {table!r}")
     if table == "games" and not run.spec.games:
         raise ValueError(f"{run.root} is a run of rounds: it has no games table "
                          f"(simulate with --games)")
-    return list(ds.dataset(run.root / table, format="parquet").schema.names)
+    paths = run.part_paths(table)
+    if not paths:
+        raise ValueError(f"{run.root} has no finished batch yet")
+    return list(pq.read_schema(paths[0]).names)
 
 
 def _names(expr: str) -> set[str]:
-    """The column names an expression uses (not function names)."""
-    if "@" in expr:
-        raise ValueError(f"bad expression {expr!r}: local variables (@name) are not available")
-    try:
-        tree = ast.parse(expr.replace("`", ""), mode="eval")
-    except SyntaxError as e:
-        raise ValueError(f"bad expression {expr!r}: {e.msg}") from None
-    funcs = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in funcs}
+    """The column names an expression uses; ValueError if it is not valid."""
+    return expression.names(expr)
 
 
 def load(run: Run, exprs: list[str], table: str = "rounds") -> pd.DataFrame:
@@ -146,16 +143,9 @@ def load(run: Run, exprs: list[str], table: str = "rounds") -> pd.DataFrame:
     return df
 
 
-def _evaluate(df: pd.DataFrame, expr: str, what: str) -> pd.Series:
-    try:
-        value = df.eval(expr, engine="python")
-    except Exception as e:                      # pandas raises many kinds here
-        raise ValueError(f"cannot evaluate {what} {expr!r}: {e}") from None
-    if np.isscalar(value):
-        value = pd.Series(value, index=df.index)
-    if not isinstance(value, pd.Series):
-        raise ValueError(f"{what} {expr!r} is not one value per row")
-    return value
+def _evaluate(df: pd.DataFrame, expr: str) -> np.ndarray:
+    """One value per row of `df`: bool, int64, float64 or text."""
+    return expression.evaluate(expr, {c: df[c].to_numpy() for c in df.columns}, len(df))
 
 
 def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -> dict:
@@ -168,21 +158,21 @@ def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -
     df = load(run, exprs, table)
     rows = len(df)
     if given:
-        cond = _evaluate(df, given, "condition")
+        cond = _evaluate(df, given)
         if cond.dtype != bool:
             raise ValueError(f"condition {given!r} is not true or false per row "
                              f"(write a comparison, e.g. \"settebello_0 == 1\")")
-        df = df[cond.to_numpy()]
+        df = df[cond]
     if len(df) == 0:
         raise ValueError(f"no row of the {rows:,} satisfies the condition {given!r}")
-    value = _evaluate(df, event, "event")
+    value = _evaluate(df, event)
     out = {"run": str(run.root), "table": table, "event": event, "given": given,
            "rows": rows}
     if value.dtype == bool:
         r = wilson(int(value.sum()), len(value))
         out.update(kind="probability", estimate=r.value, k=r.k, n=r.n, low=r.low, high=r.high)
-    elif pd.api.types.is_numeric_dtype(value.dtype):
-        m = mean_interval(value.to_numpy(np.float64))
+    elif value.dtype.kind in "if":
+        m = mean_interval(value.astype(np.float64))
         out.update(kind="mean", estimate=m.mean, sd=m.sd, n=m.n, low=m.low, high=m.high)
     else:
         raise ValueError(f"event {event!r} is neither true/false nor a number per row")

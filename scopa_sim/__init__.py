@@ -4,13 +4,27 @@
     >>> scopa_sim.legal_captures("As 6c 5h", "7s")
     [(20, 35)]
     >>> df = scopa_sim.simulate(rounds=10_000, strategies=("random", "greedy"), seed=1)
-"""
-from .cards import card_name, parse_card, parse_cards
-from .engine import Game, legal_captures, legal_moves
-from .rules import PRESETS, Rules
-from .runner import simulate, trace_round
-from .strategies import REGISTRY as STRATEGIES, parse_strategy
 
-__all__ = ["Game", "PRESETS", "Rules", "STRATEGIES", "card_name", "legal_captures",
-           "legal_moves", "parse_card", "parse_cards", "parse_strategy", "simulate",
-           "trace_round"]
+The names below are imported when first used, so `import scopa_sim` (and the
+command line's help) does not load Numba, pandas or pyarrow.
+"""
+import importlib
+
+_WHERE = {"card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
+          "Game": "engine", "legal_captures": "engine", "legal_moves": "engine",
+          "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "trace_round": "runner",
+          "STRATEGIES": "strategies", "parse_strategy": "strategies"}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'scopa_sim' has no attribute {name!r}")
+    module = importlib.import_module(f".{_WHERE[name]}", __name__)
+    value = getattr(module, "REGISTRY" if name == "STRATEGIES" else name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

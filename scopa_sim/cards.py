@@ -49,7 +49,11 @@ def parse_card(token: Card) -> int:
 
 def parse_cards(spec: str | Iterable[Card]) -> list[int]:
     """Cards from "7d Kc 2h" (spaces or commas) or an iterable; no repeats."""
-    tokens = re.split(r"[\s,]+", spec.strip()) if isinstance(spec, str) else list(spec)
+    try:
+        tokens = re.split(r"[\s,]+", spec.strip()) if isinstance(spec, str) else list(spec)
+    except TypeError:
+        raise ValueError(f"cards are a text like '7d Kc 2h' or a list of cards, "
+                         f"not {spec!r}") from None
     cards = [parse_card(t) for t in tokens if t != ""]
     seen = set()
     for c in cards:

@@ -16,6 +16,7 @@ from .kernels import layout as L, position as P
 from .rules import Rules
 
 Move = tuple[int, tuple[int, ...]]
+OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
 
 
 def side_fields(rules: Rules) -> list[str]:
@@ -38,6 +39,70 @@ def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:
     both = set(hand) & set(table)
     if both:
         raise ValueError(f"card {card_name(min(both))} is both in the hand and on the table")
+
+
+def _seat(what: str, value, players: int) -> int:
+    """A seat number 0..players-1: an int, not a bool."""
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+            or not 0 <= value < players):
+        raise ValueError(f"{what} must be a seat 0..{players - 1}, not {value!r}")
+    return int(value)
+
+
+def _seed(seed) -> np.uint64:
+    if (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
+            or not 0 <= int(seed) < 2 ** 64):
+        raise ValueError(f"seed must be a whole number 0..2**64-1, not {seed!r}")
+    return np.uint64(seed)
+
+
+def _hands(hands, players: int) -> list[list[int]]:
+    """One hand per seat, each parsed."""
+    if isinstance(hands, str) or not isinstance(hands, Iterable):
+        raise ValueError(f"hands is a list of one hand per seat, e.g. ['7d 2c', 'Kc 3d'], "
+                         f"not {hands!r}")
+    hands = [parse_cards(h) for h in hands]
+    if len(hands) != players:
+        raise ValueError(f"give a hand for each of the {players} seats (got {len(hands)})")
+    return hands
+
+
+def _check_position(rules: Rules, hands: list[list[int]], table: list[int],
+                    deck: list[int], dealer: int) -> int:
+    """Check that hands, table and undealt deck (distinct cards) are a position
+    these rules can reach; return the seat to play.
+
+    Every card in none of them was played before (it is out of the round).
+    Each deal gives `hand_size` cards to every seat and play goes round from
+    the leader, so going round from the leader the hand sizes never fall and
+    rise by at most one: the seats that have played this deal come first.
+    """
+    n, h, t = rules.players, rules.hand_size, rules.table_size
+    leader = (dealer + 1) % n
+    sizes = [len(hands[(leader + i) % n]) for i in range(n)]
+    in_hands, undealt = sum(sizes), len(deck)
+    if max(sizes) > h:
+        raise ValueError(f"a hand holds {max(sizes)} cards: these rules deal {h}")
+    if any(a > b for a, b in zip(sizes, sizes[1:])) or sizes[-1] - sizes[0] > 1:
+        raise ValueError(f"hand sizes {', '.join(map(str, sizes))} going round from the leader "
+                         f"(seat {leader}) do not fit the turn order: a seat that has played this "
+                         f"deal holds one card fewer than the seats still to play")
+    if rules.refill and undealt % (n * h):
+        raise ValueError(f"the deck holds {undealt} cards: with new deals of {h} to {n} players "
+                         f"it holds a multiple of {n * h}")
+    if not rules.refill and undealt and (in_hands or undealt != n * h):
+        raise ValueError(f"the deck holds {undealt} cards: without new deals it holds the "
+                         f"{n * h} cards of the one deal until they are dealt, then none")
+    if not in_hands and not undealt:
+        raise ValueError("no card is left to play: the round is over")
+    played = L.N_CARDS - t - undealt - in_hands
+    if played < 0:
+        raise ValueError(f"hands and deck hold {in_hands + undealt} cards: a round deals "
+                         f"{L.N_CARDS - t} after the {t} to the table")
+    if played == 0 and len(table) != t:
+        raise ValueError(f"before the first play the table holds the {t} cards dealt to it, "
+                         f"not {len(table)}")
+    return (leader + sizes.index(max(sizes))) % n
 
 
 def legal_captures(table: str | Iterable[Card], card: Card,
@@ -63,6 +128,8 @@ def legal_moves(hand: str | Iterable[Card], table: str | Iterable[Card],
 
 
 def _moves(hand: int, table: int, packed: np.ndarray, b: _Buffers) -> list[Move]:
+    if hand >> L.N_CARDS or table >> L.N_CARDS or hand & table:
+        raise ValueError("the hand and the table must be distinct cards 0..39")
     n = kernels.legal_moves(np.uint64(hand), np.uint64(table), packed, b.cards, b.takes, b.work)
     return [(int(c), tuple(cards_of(int(m)))) for c, m in zip(b.cards[:n], b.takes[:n])]
 
@@ -82,8 +149,7 @@ class Game:
         deck = parse_cards(deck) if deck is not None else list(range(40))
         if sorted(deck) != list(range(40)):
             raise ValueError(f"a deck order lists all 40 cards once (got {len(deck)})")
-        if not 0 <= dealer < self.rules.players:
-            raise ValueError(f"dealer must be a seat 0..{self.rules.players - 1}")
+        dealer = _seat("dealer", dealer, self.rules.players)
         table = deck[:self.rules.table_size]
         self._setup(dealer, [[] for _ in range(self.rules.players)], table,
                     deck[self.rules.table_size:])
@@ -92,21 +158,29 @@ class Game:
     def from_position(cls, hands: Sequence[str | Iterable[Card]], table: str | Iterable[Card],
                       rules: str | Rules = "scopa", deck: str | Iterable[Card] = (),
                       dealer: int = 0, turn: int | None = None) -> Game:
-        """A round from explicit hands (one per seat), table and undealt deck;
-        `turn` is the seat to play (default: the seat after the dealer)."""
+        """A round from explicit hands (one per seat), table and undealt deck
+        (in dealing order), checked to be reachable under the rules.
+
+        Cards in none of them are out of the round: played and captured
+        before, in no side's pile (they score for nobody; nobody has captured
+        yet as far as this round knows). The hand sizes fix the seat to play
+        (see `_check_position`); `turn`, if given, must be that seat.
+        """
         game = cls.__new__(cls)
-        game.rules = Rules.resolve(rules)
-        hands = [parse_cards(h) for h in hands]
-        if len(hands) != game.rules.players:
-            raise ValueError(f"give a hand for each of the {game.rules.players} seats")
+        game.rules = r = Rules.resolve(rules)
+        hands = _hands(hands, r.players)
         table, deck = parse_cards(table), parse_cards(deck)
         everything = [c for h in hands for c in h] + table + deck
         if len(set(everything)) != len(everything):
             dup = next(c for c in everything if everything.count(c) > 1)
             raise ValueError(f"card {card_name(dup)} is in two places")
+        dealer = _seat("dealer", dealer, r.players)
+        seat = _check_position(r, hands, table, deck, dealer)
+        if turn is not None and _seat("turn", turn, r.players) != seat:
+            raise ValueError(f"turn must be seat {seat}, the first seat from the leader "
+                             f"holding the most cards, not {turn}")
         game._setup(dealer, hands, table, deck)
-        if turn is not None:
-            game.turn = turn
+        game.turn = seat
         return game
 
     def _setup(self, dealer, hands, table, deck):
@@ -250,22 +324,28 @@ class Game:
         """The move `strategy` (e.g. "pimc:samples=100", "endgame") would play
         for the seat to move, seeing only what that seat sees."""
         from .strategies import parse_strategy
+        s, seed = parse_strategy(strategy), _seed(seed)
         if self.done:
             raise ValueError("the round is over")
-        s = parse_strategy(strategy)
         pos, deck = self.kernel_position()
+        _check_kernel_position(self.rules, pos, deck)
         b = self._buffers
         n = kernels.legal_moves(pos[P.HAND + self.turn], pos[P.TABLE], self._packed,
                                 b.cards, b.takes, b.work)
-        kernels.rng.stream(np.uint64(seed), 0, b.rng)
+        kernels.rng.stream(seed, 0, b.rng)
         i = kernels.strategies.choose(s.spec.id, s.vector(), self.turn, pos, deck, self._packed,
                                       self.rules.primiera_table(), n, b.cards, b.takes, b.rng,
                                       b.work, b.search)
+        if not 0 <= i < n:
+            raise RuntimeError(f"strategy {s} chose move {i} of {n}")
         return int(b.cards[i]), tuple(cards_of(int(b.takes[i])))
 
     def kernel_position(self) -> tuple[np.ndarray, np.ndarray]:
         """The round as the kernel's position array and deck order (the undealt
-        cards last, in dealing order)."""
+        cards last, in dealing order). Cards out of the round (see
+        `from_position`) go to the pile of no side, the last slot, so that the
+        strategies count them as seen; with six sides there is no such slot
+        and they count as unseen."""
         pos = np.zeros(P.POS_SIZE, np.uint64)
         for seat, hand in enumerate(self.hands):
             pos[P.HAND + seat] = mask_of(hand)
@@ -280,6 +360,10 @@ class Game:
         pos[P.DECK] = L.N_CARDS - len(self.deck)
         pos[P.CAPTURES] = self.captures
         pos[P.DEALER] = self.dealer
+        if self.rules.n_sides < L.MAX_PLAYERS:
+            pos[P.PILE + OUT] = L.ALL_CARDS & ~np.uint64(mask_of(
+                [*self.table, *self.deck, *(c for h in self.hands for c in h),
+                 *(c for p in self.piles for c in p)]))
         rest = [c for c in range(L.N_CARDS) if c not in set(self.deck)]
         return pos, np.array(rest + self.deck, np.int64)
 
@@ -293,3 +377,39 @@ class Game:
                     f"{f} {res[f'{f}_{t}']}" for f in ("cards", "coins", "settebello", "primiera",
                                                        "scopas", "points")))
         return "\n".join(lines)
+
+
+def _check_kernel_position(rules: Rules, pos: np.ndarray, deck: np.ndarray) -> None:
+    """Refuse a kernel position a strategy cannot safely search from. An
+    internal check (a ValueError here is a bug in `Game`): a bad position
+    must never reach the kernels, which trust their inputs."""
+    def bad(why):
+        raise ValueError(f"internal: bad kernel position: {why}")
+
+    if pos.dtype != np.uint64 or pos.shape != (P.POS_SIZE,):
+        bad("not a uint64 position array")
+    if deck.dtype != np.int64 or sorted(deck.tolist()) != list(range(L.N_CARDS)):
+        bad("the deck order is not the 40 cards")
+    n, at, turn, dealer = (rules.players, int(pos[P.DECK]), int(pos[P.TURN]),
+                           int(pos[P.DEALER]))
+    if not (rules.table_size <= at <= L.N_CARDS and turn < n and dealer < n
+            and int(pos[P.LAST]) <= n):
+        bad("deck index or seat out of range")
+    hands = [int(pos[P.HAND + s]) for s in range(L.MAX_PLAYERS)]
+    piles = [int(pos[P.PILE + t]) for t in range(L.MAX_PLAYERS)]
+    table, undealt = int(pos[P.TABLE]), mask_of(deck[at:].tolist())
+    seen = 0
+    for m in [*hands, *piles, table, undealt]:
+        if seen & m:
+            bad("a card in two places")
+        seen |= m
+    if seen >> L.N_CARDS or (rules.n_sides < L.MAX_PLAYERS and seen != int(L.ALL_CARDS)):
+        bad("the cards do not add up to the 40")
+    if any(hands[n:]) or any(piles[rules.n_sides:OUT]):
+        bad("cards held by a seat or side the rules do not have")
+    in_hands = sum(bin(m).count("1") for m in hands)
+    if int(pos[P.TOTAL]) != int(pos[P.PLAYS]) + in_hands + L.N_CARDS - at:
+        bad("the plays do not add up")
+    if _check_position(rules, [cards_of(m) for m in hands[:n]], cards_of(table),
+                       deck[at:].tolist(), dealer) != turn:
+        bad(f"seat {turn} is not the seat to play")

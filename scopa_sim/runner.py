@@ -24,11 +24,24 @@ from .strategies import Strategy, pack_strategies
 
 DEFAULT_BATCH = 50_000          # rounds per batch: big enough that writing costs little
 MAX_SEED = 2**64 - 1
+MAX_UNITS = 10**13              # rounds or games in one run: a cluster-year, not a typo
+MAX_BATCH = 1_000_000           # rounds (or games) per batch: a batch is held in memory
+
+
+def whole(value, name: str, low: int, high: int, span: str | None = None) -> int:
+    """`value` as an int in low..high, or a ValueError naming `name` and the
+    range (`span`: the range as people write it, e.g. "0..2**64-1")."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not low <= value <= high:
+        span = span or (f"a positive whole number at most {high:,}" if low == 1
+                        else f"a whole number {low:,}..{high:,}")
+        raise ValueError(f"{name} must be {span}, not {value!r}")
+    return int(value)
 
 
 @dataclass(frozen=True)
 class RunSpec:
-    """What to simulate: validated once, packed for the kernel."""
+    """What to simulate: validated on construction, packed for the kernel."""
     rules: Rules
     strategies: tuple[Strategy, ...]
     seed: int
@@ -36,21 +49,24 @@ class RunSpec:
     games: bool = False
     batch_size: int = DEFAULT_BATCH
 
+    def __post_init__(self):
+        if not isinstance(self.games, bool) or not isinstance(self.rules, Rules):
+            raise ValueError("a run spec needs Rules, and games true or false")
+        unit = "games" if self.games else "rounds"
+        for name, title, low, high, span in (("units", f"the number of {unit}", 1, MAX_UNITS, None),
+                                             ("seed", "seed", 0, MAX_SEED, "a whole number 0..2**64-1"),
+                                             ("batch_size", "batch size", 1, MAX_BATCH, None)):
+            object.__setattr__(self, name, whole(getattr(self, name), title, low, high, span))
+
     @classmethod
     def make(cls, rounds=None, games=None, strategies=("random", "greedy"), rules="scopa",
              seed=0, batch_size=DEFAULT_BATCH) -> RunSpec:
         if (rounds is None) == (games is None):
             raise ValueError("give either rounds or games")
-        units = rounds if games is None else games
-        if not isinstance(units, (int, np.integer)) or isinstance(units, bool) or units < 1:
-            raise ValueError(f"the number of {'games' if games is not None else 'rounds'} must be a positive whole number")
-        if not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-            raise ValueError(f"seed must be a whole number 0..2**64-1, not {seed!r}")
-        if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-            raise ValueError("batch size must be a positive whole number")
         rules = Rules.resolve(rules)
         _, _, seats = pack_strategies(strategies, rules)
-        return cls(rules, tuple(seats), int(seed), int(units), games is not None, int(batch_size))
+        return cls(rules, tuple(seats), seed, rounds if games is None else games,
+                   games is not None, batch_size)
 
     @property
     def n_batches(self) -> int:
@@ -156,6 +172,7 @@ def simulate(rounds: int | None = None, games: int | None = None,
     The same seed gives the same rows for any `workers` and `batch_size`.
     """
     spec = RunSpec.make(rounds, games, strategies, rules, seed, batch_size)
+    workers = whole(workers, "workers", 1, 1024)
     parts = []
     for _, sides, rnds in run_batches(spec, range(spec.n_batches), workers):
         parts.append(frame(spec, sides, rnds))

@@ -12,11 +12,15 @@ time, so the same seed gives byte-identical parts.
 """
 from __future__ import annotations
 
+import bisect
+import fcntl
 import json
 import os
 import platform
+import re
 import shutil
 import time
+from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
@@ -47,8 +51,10 @@ def spec_dict(spec: RunSpec) -> dict:
 
 def spec_from_dict(d: dict) -> RunSpec:
     rules = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in d["rules"].items()})
-    return RunSpec(rules, tuple(parse_strategy(s) for s in d["strategies"]), int(d["seed"]),
-                   int(d["units"]), d["kind"] == "games", int(d["batch_size"]))
+    if d["kind"] not in ("rounds", "games"):
+        raise ValueError(f"kind must be rounds or games, not {d['kind']!r}")
+    return RunSpec(rules, tuple(parse_strategy(s) for s in d["strategies"]), d["seed"],
+                   d["units"], d["kind"] == "games", d["batch_size"])
 
 
 def _plain(x):
@@ -132,69 +138,163 @@ def _write(table: pa.Table, path: Path, meta: bytes) -> None:
 
 
 class Run:
-    """A run folder: create, resume, write parts, read back."""
+    """A run folder: create or resume one (holding its lock), write parts,
+    read back. Every part is checked against the manifest when a run is opened."""
 
-    def __init__(self, root: Path, spec: RunSpec, manifest: dict):
+    def __init__(self, root: Path, spec: RunSpec, manifest: dict, lock: int | None = None):
         self.root, self.spec, self.manifest = Path(root), spec, manifest
         self._meta = json.dumps(spec_dict(spec), sort_keys=True).encode()
+        self._lock = lock
+        self._done = self._verify()
 
+    # -- opening ----------------------------------------------------------
     @classmethod
     def create(cls, root: str | Path, spec: RunSpec, overwrite: bool = False) -> Run:
+        """A new run in `root` (absent or empty; with `overwrite`, a run folder
+        whose run files are removed). The returned run holds the folder's lock."""
         root = Path(root)
-        if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        if root.is_symlink():
+            raise StoreError(f"{root} is a symbolic link: give the folder it points to")
+        if root.exists() and not root.is_dir():
+            raise StoreError(f"{root} is a file, not a folder")
+        lock, made = None, not root.exists()
+        replacing = not made and any(root.iterdir())
+        if replacing:
             if not overwrite:
                 raise StoreError(f"{root} already exists: choose another --out, --resume it, "
                                  f"or pass --overwrite")
-            if not (root / MANIFEST).exists():
-                raise StoreError(f"{root} is not a scopa-sim run: not overwriting it")
-            shutil.rmtree(root)
+            if (root / LOCK).is_file():             # a writer at work is named first
+                lock = _lock(root)
+            try:
+                _run_files(root)                    # refuses anything that is not a run
+            except StoreError:
+                if lock is not None:
+                    os.close(lock)
+                raise
         try:
             (root / "rounds").mkdir(parents=True, exist_ok=True)
-            if spec.games:
-                (root / "games").mkdir(exist_ok=True)
         except OSError as e:
             raise StoreError(f"cannot create {root}: {e.strerror}") from None
-        manifest = {**spec_dict(spec), "finished": False, "versions": versions(),
-                    "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "elapsed_seconds": 0.0}
-        run = cls(root, spec, manifest)
+        lock = _lock(root) if lock is None else lock
         try:
+            if replacing:
+                for path in reversed(_run_files(root)):     # files first, then folders
+                    path.rmdir() if path.is_dir() else path.unlink()
+            (root / "rounds").mkdir(exist_ok=True)
+            if spec.games:
+                (root / "games").mkdir(exist_ok=True)
+            manifest = {**spec_dict(spec), "finished": False, "versions": versions(),
+                        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+                        "elapsed_seconds": 0.0}
+            run = cls(root, spec, manifest, lock)
             run.save_manifest()
-        except OSError as e:
-            shutil.rmtree(root, ignore_errors=True)
-            raise StoreError(f"cannot write {root / MANIFEST}: {e.strerror}") from None
+        except BaseException as e:          # Ctrl-C too: no half-made run stays behind
+            os.close(lock)
+            if made:
+                shutil.rmtree(root, ignore_errors=True)
+            if isinstance(e, OSError):
+                raise StoreError(f"cannot write {root}: {e.strerror}") from None
+            raise
         return run
 
     @classmethod
-    def open(cls, root: str | Path) -> Run:
+    def open(cls, root: str | Path, write: bool = False) -> Run:
+        """The run in `root`, every part checked against its manifest; with
+        `write` (to resume it), holding the folder's lock."""
         root = Path(root)
+        spec, manifest = _read_manifest(root)
+        lock = _lock(root) if write else None
         try:
-            manifest = json.loads((root / MANIFEST).read_text())
-            spec = spec_from_dict(manifest)
-        except FileNotFoundError:
-            raise StoreError(f"{root} is not a scopa-sim run (no {MANIFEST})") from None
-        except (ValueError, KeyError, TypeError) as e:
-            raise StoreError(f"{root / MANIFEST} is corrupt: {e}") from None
-        return cls(root, spec, manifest)
+            return cls(root, spec, manifest, lock)
+        except BaseException:
+            if lock is not None:
+                os.close(lock)
+            raise
 
+    def close(self) -> None:
+        """Release the folder's lock (also released when the process ends)."""
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
+
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- checking ---------------------------------------------------------
+    def _verify(self) -> list[int]:
+        """The finished batches, in order, after checking that every file
+        under rounds/ and games/ is a part of this run with this run's spec
+        and row count (temporaries of a killed run aside)."""
+        found = {}
+        for table in ("rounds", "games") if self.spec.games else ("rounds",):
+            folder = self.root / table
+            if not folder.is_dir() or folder.is_symlink():
+                raise StoreError(f"{folder} is missing: {self.root} is not a whole run")
+            found[table] = {}
+            for path in folder.iterdir():
+                b = _batch_of(path.name, self.spec.n_batches)
+                if b is None:
+                    if not TEMPORARY.fullmatch(path.name):
+                        raise StoreError(f"{path} is not a part of this run: remove it")
+                    continue
+                if path.is_symlink() or not path.is_file():
+                    raise StoreError(f"{path} is not a regular file: remove it")
+                found[table][b] = path
+        for b, path in found["rounds"].items():
+            self._check_part(path, self.spec.batch_range(b)[1], at_least=self.spec.games)
+            if self.spec.games:
+                if b not in found["games"]:
+                    raise StoreError(f"{path} has no games part beside it: delete it and "
+                                     f"finish the run with --resume")
+                self._check_part(found["games"][b], self.spec.batch_range(b)[1])
+        return sorted(found["rounds"])
+
+    def _check_part(self, path: Path, rows: int, at_least: bool = False) -> None:
+        repair = f"delete it and finish the run with: scopa-sim simulate --resume {self.root}"
+        try:
+            meta = pq.read_metadata(path)
+        except (pa.ArrowException, OSError) as e:
+            raise StoreError(f"{path} is not a readable part ({e}): {repair}") from None
+        if (meta.metadata or {}).get(META_KEY) != self._meta:
+            raise StoreError(f"{path} belongs to another run than {self.root / MANIFEST} "
+                             f"describes: {repair}")
+        if meta.num_rows < rows if at_least else meta.num_rows != rows:
+            raise StoreError(f"{path} has {meta.num_rows:,} rows where the run spec has "
+                             f"{rows:,}: {repair}")
+
+    # -- writing ----------------------------------------------------------
     def save_manifest(self) -> None:
         tmp = self.root / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(self.manifest, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, self.root / MANIFEST)
 
-    def done_batches(self) -> set[int]:
-        return {int(p.name[5:11]) for p in (self.root / "rounds").glob("part-*.parquet")}
+    def done_batches(self) -> list[int]:
+        """The finished batches, in order (as checked when the run was opened,
+        plus those written since)."""
+        return self._done
 
-    def missing_batches(self) -> list[int]:
-        done = self.done_batches()
-        return [b for b in range(self.spec.n_batches) if b not in done]
+    def missing_batches(self) -> Iterator[int]:
+        """The batches still to run, in order (lazily: a run may have billions)."""
+        done = set(self._done)
+        return (b for b in range(self.spec.n_batches) if b not in done)
+
+    @property
+    def n_missing(self) -> int:
+        return self.spec.n_batches - len(self._done)
 
     def write_batch(self, b: int, cols: dict[str, np.ndarray]) -> pa.Table:
         """Write batch b's part files from its columns (games first, then
         rounds: a rounds part marks the batch done). Returns the rounds table."""
+        if self._lock is None:
+            raise StoreError(f"{self.root} was opened for reading only")
         tab = rounds_table(self.spec, cols)
         if self.spec.games:
             _write(games_table(self.spec, tab), self.root / "games" / part_name(b), self._meta)
         _write(tab, self.root / "rounds" / part_name(b), self._meta)
+        bisect.insort(self._done, b)
         return tab
 
     def clean_temporaries(self) -> None:
@@ -207,20 +307,99 @@ class Run:
         self.manifest.update(finished=True, elapsed_seconds=round(total, 3), workers=workers)
         self.save_manifest()
 
+    # -- reading ----------------------------------------------------------
+    def part_paths(self, table: str = "rounds") -> list[Path]:
+        """The checked part files of a table, in batch order."""
+        if table not in ("rounds", "games") or (table == "games" and not self.spec.games):
+            raise StoreError(f"{self.root} has no {table} table")
+        return [self.root / table / part_name(b) for b in self._done]
+
     def read(self, table: str = "rounds", columns: list[str] | None = None):
         """The dataset as a pandas DataFrame (only `columns`, if given)."""
         import pyarrow.dataset as ds
+        paths = self.part_paths(table)
+        if not paths:
+            raise StoreError(f"{self.root} has no finished batch yet")
         try:
-            data = ds.dataset(self.root / table, format="parquet")
+            data = ds.dataset([str(p) for p in paths], format="parquet")
             return data.to_table(columns=columns).to_pandas()
-        except (pa.ArrowInvalid, OSError) as e:
+        except (pa.ArrowException, OSError) as e:
             raise StoreError(f"cannot read {self.root / table}: {e}") from None
 
     def batches(self, columns: list[str] | None = None):
         """(batch index, DataFrame) for each part file of the rounds table, in order."""
-        for b in sorted(self.done_batches()):
-            path = self.root / "rounds" / part_name(b)
+        for b, path in zip(self._done, self.part_paths()):
             try:
                 yield b, pq.read_table(path, columns=columns).to_pandas()
-            except (pa.ArrowInvalid, OSError) as e:
+            except (pa.ArrowException, OSError) as e:
                 raise StoreError(f"{path} is corrupt: {e}") from None
+
+
+PART = re.compile(r"part-(\d{6,})\.parquet")
+TEMPORARY = re.compile(r"\.part-\d{6,}\.parquet\.tmp")
+LOCK = ".lock"
+
+
+def _batch_of(name: str, n_batches: int) -> int | None:
+    m = PART.fullmatch(name)
+    if m is None or part_name(int(m[1])) != name or int(m[1]) >= n_batches:
+        return None
+    return int(m[1])
+
+
+def _read_manifest(root: Path) -> tuple[RunSpec, dict]:
+    path = root / MANIFEST
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"{root} is a file, not a run folder")
+    if not path.exists():
+        raise StoreError(f"{root} is not a scopa-sim run (no {MANIFEST})")
+    try:
+        manifest = json.loads(path.read_text())
+        return spec_from_dict(manifest), manifest
+    except OSError as e:
+        raise StoreError(f"cannot read {path}: {e.strerror}") from None
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as e:
+        raise StoreError(f"{path} is corrupt: {e}") from None
+
+
+def _run_files(root: Path) -> list[Path]:
+    """What removing the run in `root` removes (folders before their files),
+    after checking that the folder holds a run and nothing else; the lock
+    file stays. StoreError names the first thing that is not a run's."""
+    not_run = f"{root} is not a scopa-sim run: not overwriting it"
+    try:
+        spec, _ = _read_manifest(root)
+    except StoreError as e:
+        raise StoreError(f"{not_run} ({e})") from None
+    files = [root / MANIFEST]
+    for entry in sorted(root.iterdir()):
+        if entry.name in (MANIFEST, LOCK, MANIFEST + ".tmp") and entry.is_file() \
+                and not entry.is_symlink():
+            files += [entry] if entry.name.endswith(".tmp") else []
+        elif entry.name in ("rounds", "games") and entry.is_dir() and not entry.is_symlink():
+            files.append(entry)
+            for path in sorted(entry.iterdir()):
+                if path.is_symlink() or not path.is_file() or not (
+                        _batch_of(path.name, spec.n_batches) is not None
+                        or TEMPORARY.fullmatch(path.name)):
+                    raise StoreError(f"{not_run}: {path} is not a part of it")
+                files.append(path)
+        else:
+            raise StoreError(f"{not_run}: {entry} is not part of a run")
+    return files
+
+
+def _lock(root: Path) -> int:
+    """Take the run folder's lock (its `.lock` file), or StoreError if another
+    process writes to the run. The lock goes with the process."""
+    try:
+        fd = os.open(root / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise StoreError(f"cannot write {root}: {e.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreError(f"{root} is being written by another scopa-sim process: "
+                         f"wait for it to finish, or stop it") from None
+    return fd

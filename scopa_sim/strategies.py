@@ -2,6 +2,7 @@
 the kernel plays, and the `name:key=value,...` notation that selects one."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,6 +42,9 @@ DESCRIPTIONS = {
 }
 ROLLOUT_PARAMS = {"rollout", "fallback"}          # values are strategy names or ids
 FAST = ("random", "greedy", "heuristic", "counter")
+COUNTS = {"samples": 100_000, "iterations": 30_000, "max_cards": 16}   # whole numbers 1..limit
+FLAGS = {"endgame"}                               # 0 (off) or 1 (on)
+NON_NEGATIVE = {"exploration"}                    # below 0, a UCB value of -inf picks no move
 
 REGISTRY = {name: StrategySpec(name, i, DESCRIPTIONS[name], dict(ids.PARAMS[i]))
             for i, name in enumerate(ids.NAMES)}
@@ -51,6 +55,15 @@ class Strategy:
     """A strategy with its parameter values, as written: `greedy:scopa=2000`."""
     spec: StrategySpec
     values: tuple[tuple[str, float], ...]
+
+    def __post_init__(self):
+        if self.spec not in REGISTRY.values():
+            raise ValueError(f"unknown strategy {self.spec!r}: use one of REGISTRY")
+        if [k for k, _ in self.values] != list(self.spec.params):
+            raise ValueError(f"strategy {self.name} takes values for "
+                             f"{', '.join(self.spec.params) or 'no parameters'}, in that order")
+        for key, value in self.values:
+            _check_value(self.spec, key, value)
 
     @property
     def name(self) -> str:
@@ -95,23 +108,37 @@ def parse_strategy(text: str | Strategy) -> Strategy:
 
 
 def _param_value(spec: StrategySpec, key: str, text: str) -> float:
+    """A parameter value from its text (checked by `Strategy`)."""
     if key in ROLLOUT_PARAMS:
         if text not in FAST:
             raise ValueError(f"parameter {key} of {spec.name} names a fast strategy: "
                              f"{', '.join(FAST)}")
         return float(ids.NAMES.index(text))
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise ValueError(f"parameter {key} of {spec.name} needs a number, e.g. {key}=2") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"parameter {key} of {spec.name} needs a number, e.g. {key}=2")
-    if key in ("samples", "iterations", "max_cards") and not (1 <= value <= LIMITS[key]):
-        raise ValueError(f"parameter {key} of {spec.name} must be 1..{LIMITS[key]}")
-    return value
 
 
-LIMITS = {"samples": 100_000, "iterations": 30_000, "max_cards": 16}
+def _check_value(spec: StrategySpec, key: str, value: float) -> None:
+    """Refuse a parameter value the kernel cannot use safely."""
+    where = f"parameter {key} of {spec.name}"
+    if (isinstance(value, (bool, np.bool_))
+            or not isinstance(value, (int, float, np.integer, np.floating))
+            or not math.isfinite(value)):
+        raise ValueError(f"{where} needs a number, e.g. {key}=2, not {value!r}")
+    if key in ROLLOUT_PARAMS:
+        if value not in [ids.NAMES.index(name) for name in FAST]:
+            raise ValueError(f"{where} names a fast strategy: {', '.join(FAST)}")
+    elif key in COUNTS:
+        if value != int(value) or not 1 <= value <= COUNTS[key]:
+            raise ValueError(f"{where} must be 1..{COUNTS[key]}, a whole number, "
+                             f"not {param_text(key, value)}")
+    elif key in FLAGS:
+        if value not in (0, 1):
+            raise ValueError(f"{where} is 0 (off) or 1 (on), not {param_text(key, value)}")
+    elif key in NON_NEGATIVE and value < 0:
+        raise ValueError(f"{where} must be 0 or more, not {param_text(key, value)}")
 
 
 def split_strategies(text: str) -> list[str]:

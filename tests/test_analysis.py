@@ -22,7 +22,7 @@ from scopa_sim.store import Run
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory):
     """A small run of rounds (4 part files) and one of games (4 part files)."""
-    from scopa_sim.cli import execute
+    from scopa_sim.cli.simulate import execute
     root = tmp_path_factory.mktemp("analysis-runs")
     r = Run.create(root / "rounds", RunSpec.make(rounds=20_000, strategies=("greedy", "random"),
                                                  seed=7, batch_size=5_000))

@@ -69,7 +69,7 @@ def test_seed_003_worked_example_two_deals():
 
 
 def test_seed_003_last_play_clearing_the_table_is_no_scopa():
-    game = Game.from_position(hands=["7h", ""], table="4c 3s", dealer=1)
+    game = Game.from_position(hands=["7h", ""], table="4c 3s", dealer=0)  # seat 1 has played
     game.play("7h", "4c 3s")
     assert game.done and game.scopas == [0, 0]
     assert game.result()["scopas_0"] == 0

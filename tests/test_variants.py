@@ -345,7 +345,7 @@ def test_napola(napola):
                                        ("Ad 2d 3d 4d 5d 6d 7d Jd Qd Kd", 10), ("2d 3d 4d 5d", 0)])
 def test_napola_runs_from_the_ace_and_stops_at_the_first_gap(held, run):
     # seat 0's one card takes Kc on the last play, and the leftovers with it
-    game = Game.from_position(hands=["Kh", ""], table=held + " Kc", rules=option(napola=True), dealer=1)
+    game = Game.from_position(hands=["Kh", ""], table=held + " Kc", rules=option(napola=True), dealer=0)
     game.play("Kh", "Kc")
     assert set(parse_cards(held)) <= set(pile(game, 0))
     assert game.result()["pt_napola_0"] == run

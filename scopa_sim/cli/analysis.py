@@ -1,81 +1,20 @@
-"""The analysis commands of `scopa-sim` (compare, tournament, report, ask,
-plot), registered on the main group by `register`. Thin: the work is in
-`scopa_sim.analysis`; results go to stdout (`--format table|json|csv`),
-progress to stderr."""
+"""The analysis commands (compare, tournament, report, ask, plot). Thin: the
+work is in `scopa_sim.analysis`; results go to stdout (`--format
+table|json|csv`), progress to stderr."""
 from __future__ import annotations
 
 import json
-import re
-import secrets
-import sys
 from pathlib import Path
 
 import click
-from rich.console import Console
 
-err = Console(stderr=True, highlight=False)
-WIDTH = 120              # table width when stdout is not a terminal
-
-FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
-                      default="table", show_default=True, help="Result format on stdout.")
-QUIET = click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
-
-
-def _rules_options(f):
-    f = click.option("--rule", "rule_options", multiple=True, metavar="NAME=VALUE",
-                     help="Change one rule of the preset, e.g. --rule target=21 (repeatable).")(f)
-    return click.option("--rules", "-r", "rules_name", default="scopa", show_default=True,
-                        help="Rules preset (see `scopa-sim rules`).")(f)
-
-
-def _run_options(f):
-    f = click.option("--seed", type=str,
-                     help="Seed, 0..2**64-1 (default: a fresh one, shown in the result).")(f)
-    f = click.option("--workers", "-w", type=click.IntRange(min=1),
-                     help="Worker threads (default: all cores).")(f)
-    f = click.option("--batch-size", type=click.IntRange(min=1),
-                     help="Deals (or games) per batch (default 10,000 deals, 2,500 games).")(f)
-    return f
-
-
-def _seed(seed: str | None) -> int:
-    if seed is None:
-        return secrets.randbits(63)
-    if not re.fullmatch(r"\s*\d+\s*", seed) or int(seed) >= 2**64:
-        raise click.BadParameter(f"{seed!r} is not a whole number 0..2**64-1", param_hint="--seed")
-    return int(seed)
-
-
-def _rules(name: str, options):
-    from .cli import parse_rule_options
-    return parse_rule_options(name, tuple(options))
+from .options import (FORMAT, QUIET, check_writable, emit, note, parse_rules, parse_seed,
+                      progress, rules_options, run_options)
 
 
 def _open(run_dir):
-    from .store import Run
+    from ..store import Run
     return Run.open(run_dir)
-
-
-def emit(data: dict, view, fmt: str) -> None:
-    """Print a result: rich tables, JSON (the plain data) or CSV (records)."""
-    from .analysis.output import print_tables, to_csv, to_json
-    if fmt == "json":
-        click.echo(to_json(data))
-        return
-    sections, records = view(data)
-    if fmt == "csv":
-        click.echo(to_csv(records), nl=False)
-    else:
-        print_tables(sections, Console(highlight=False,
-                                       width=None if sys.stdout.isatty() else WIDTH))
-
-
-def _progress(quiet: bool, label: str):
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn)
-    return Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
-                    console=err, disable=quiet, transient=True)
 
 
 # ---- compare ---------------------------------------------------------------
@@ -93,8 +32,8 @@ def _progress(quiet: bool, label: str):
 @click.option("--games", is_flag=True,
               help="Play whole games to the target (paired by game seed) and report the match "
                    "win rate too.")
-@_rules_options
-@_run_options
+@rules_options
+@run_options
 @FORMAT
 @QUIET
 def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_options, seed,
@@ -114,14 +53,14 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
       scopa-sim compare greedy greedy:scopa=2000 --until-halfwidth 0.01
       scopa-sim compare greedy random --games --deals 20000 --format json
     """
-    from .analysis.duplicate import DEFAULT_DEALS
-    from .analysis.duplicate import compare as run_compare
-    from .analysis.views import compare_view
+    from ..analysis.duplicate import DEFAULT_DEALS
+    from ..analysis.duplicate import compare as run_compare
+    from ..analysis.views import compare_view
     if deals is not None and until_halfwidth is not None:
         raise click.UsageError("--deals and --until-halfwidth exclude each other")
-    seed = _seed(seed)
-    rules = _rules(rules_name, rule_options)
-    with _progress(quiet, f"compare {a} vs {b}") as bar:
+    seed = parse_seed(seed)
+    rules = parse_rules(rules_name, rule_options)
+    with progress(quiet, f"compare {a} vs {b}") as bar:
         total = deals or (max_deals if until_halfwidth else DEFAULT_DEALS)
         task = bar.add_task("", total=total, note="")
 
@@ -140,8 +79,8 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
 @click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True,
               help="Duplicate deals (or game seeds) per pair of strategies.")
 @click.option("--games", is_flag=True, help="Play whole games (paired by game seed).")
-@_rules_options
-@_run_options
+@rules_options
+@run_options
 @FORMAT
 @QUIET
 def tournament(strategies, deals, games, rules_name, rule_options, seed, workers, batch_size,
@@ -159,12 +98,12 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
       scopa-sim tournament random greedy greedy:scopa=0 --deals 20000 --seed 1
       scopa-sim tournament random greedy greedy:coin=300 --format json > tour.json
     """
-    from .analysis.duplicate import tournament as run_tournament
-    from .analysis.views import tournament_view
-    seed = _seed(seed)
-    rules = _rules(rules_name, rule_options)
+    from ..analysis.duplicate import tournament as run_tournament
+    from ..analysis.views import tournament_view
+    seed = parse_seed(seed)
+    rules = parse_rules(rules_name, rule_options)
     n_pairs = len(strategies) * (len(strategies) - 1) // 2
-    with _progress(quiet, "tournament") as bar:
+    with progress(quiet, "tournament") as bar:
         task = bar.add_task("", total=n_pairs * deals, note="")
 
         def update(p, pairs, c):
@@ -176,9 +115,9 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
 
 # ---- report ------------------------------------------------------------------
 def _stats(run_dir, quiet: bool, bootstrap: int = 200) -> dict:
-    from .analysis.runstats import run_stats
+    from ..analysis.runstats import run_stats
     run = _open(run_dir)
-    with _progress(quiet, "read") as bar:
+    with progress(quiet, "read") as bar:
         task = bar.add_task("", total=len(run.done_batches()), note="batches")
         return run_stats(run, bootstrap=bootstrap, progress=lambda b: bar.advance(task))
 
@@ -207,16 +146,18 @@ def report(run_dir, out_file, bootstrap, fmt, quiet):
       scopa-sim report runs/demo --out report.md
       scopa-sim report runs/games --out report.html --format json
     """
-    from .analysis.report import write_report
-    from .analysis.views import report_view
+    from ..analysis.report import write_report
+    from ..analysis.views import report_view
     if out_file is not None and out_file.suffix.lower() not in (".md", ".html", ".htm"):
         raise click.BadParameter(f"{str(out_file)!r} must end in .md or .html",
                                  param_hint="--out")
+    if out_file is not None:
+        check_writable(out_file)
     st = _stats(run_dir, quiet, bootstrap)
     if out_file is not None:
         files = write_report(st, out_file)
         if not quiet:
-            err.print(f"wrote {', '.join(map(str, files))}")
+            note(f"wrote {', '.join(map(str, files))}")
     emit(st, report_view, fmt)
 
 
@@ -231,15 +172,23 @@ def report(run_dir, out_file, bootstrap, fmt, quiet):
 def ask(run_dir, event, given, table, fmt):
     """P(EVENT | CONDITION) over the rows of run RUN, with n and a 95% interval.
 
-    EVENT and CONDITION are pandas expressions (DataFrame.eval syntax: ==,
-    !=, <, and, or, not, +, -, ...) over the run's columns (see README:
-    points_0, settebello_1, scopas_0, dealer, round, ...) and these derived
-    ones: rounds table: winner (side with the most points, -1 on a tie),
-    margin (points_0 - points_1), total_points, dealer_side, leader,
-    leader_side, game_winner (runs of games); games table: dealer_side (of
-    the first round), margin (final score_0 - score_1), besides game,
-    rounds, first_dealer, winner, score_t. An EVENT that is a number, not
-    true/false, gives its mean instead.
+    EVENT and CONDITION are small expressions over the run's columns (see
+    README: points_0, settebello_1, scopas_0, dealer, round, strategy_0, ...)
+    and these derived ones: rounds table: winner (side with the most points,
+    -1 on a tie), margin (points_0 - points_1), total_points, dealer_side,
+    leader, leader_side, game_winner (runs of games); games table:
+    dealer_side (of the first round), margin (final score_0 - score_1),
+    besides game, rounds, first_dealer, winner, score_t. An EVENT that is a
+    number, not true/false, gives its mean instead.
+
+    Allowed: numbers, True/False, 'text' (only in ==, != and in); + - * / //
+    % ** (the exponent a number from -64 to 64), in 64-bit integers so
+    nothing wraps, / giving a float; == != < <= > >= (chained: 0 < margin
+    <= 2); x in [1, 2], x not in [...]; and, or, not (also &, |, ~); abs, min,
+    max, round, floor, sqrt. A division by zero or a result beyond 64 bits in
+    any row is an error: leave those rows out with --given. Anything else
+    (attributes, subscripts, other calls, lambdas, ...) is refused before any
+    data is read.
 
     \b
     Examples:
@@ -251,9 +200,11 @@ def ask(run_dir, event, given, table, fmt):
       scopa-sim ask runs/games "rounds" --table games
       # two scopas or more in a round
       scopa-sim ask runs/demo "scopas_0 + scopas_1 >= 2"
+      # how often does greedy, in seat 1, win a round by 3 points or more?
+      scopa-sim ask runs/demo "margin <= -3" --given "strategy_1 == 'greedy'"
     """
-    from .analysis.query import ask as run_ask
-    from .analysis.views import ask_view
+    from ..analysis.query import ask as run_ask
+    from ..analysis.views import ask_view
     emit(run_ask(_open(run_dir), event, given, table), ask_view, fmt)
 
 
@@ -274,8 +225,8 @@ def ask(run_dir, event, given, table, fmt):
                                          "(comma-separated).")
 @click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True,
               help="heatmap without RUN: duplicate deals per pair.")
-@_rules_options
-@_run_options
+@rules_options
+@run_options
 @FORMAT
 @QUIET
 def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, seed, workers,
@@ -291,10 +242,11 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
       scopa-sim plot tour.json --out tour.png
       scopa-sim plot --kind heatmap --strategies random,greedy,greedy:scopa=0 --deals 5000
     """
-    from .analysis import charts
-    from .analysis.output import Section
+    from ..analysis import charts
+    from ..analysis.output import Section
     if out_file is not None:
         charts.check_format(out_file)
+        check_writable(out_file)
     if source is not None and source.suffix.lower() == ".json":
         if kind not in (None, "heatmap"):
             raise click.UsageError(f"{source} is a tournament: its chart is --kind heatmap")
@@ -309,13 +261,13 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
         if kind != "heatmap" or not strategies:
             raise click.UsageError("give a RUN folder (or a tournament's JSON), or "
                                    "--kind heatmap --strategies A,B,C to run a tournament")
-        from .analysis.duplicate import tournament as run_tournament
-        from .strategies import split_strategies
+        from ..analysis.duplicate import tournament as run_tournament
+        from ..strategies import split_strategies
         names = [str(s) for s in split_strategies(strategies)]
-        with _progress(quiet, "tournament") as bar:
+        with progress(quiet, "tournament") as bar:
             pairs = len(names) * (len(names) - 1) // 2
             task = bar.add_task("", total=pairs * deals, note="")
-            data = run_tournament(names, _rules(rules_name, rule_options), _seed(seed),
+            data = run_tournament(names, parse_rules(rules_name, rule_options), parse_seed(seed),
                                   deals=deals, batch_size=batch_size, workers=workers,
                                   progress=lambda p, n, c: bar.update(
                                       task, completed=p * deals + c.units, note=f"{c.a} vs {c.b}"))
@@ -343,7 +295,4 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
     emit(result, view, fmt)
 
 
-def register(group: click.Group) -> None:
-    """Add the analysis commands to the `scopa-sim` group."""
-    for cmd in (compare, tournament, report, ask, plot):
-        group.add_command(cmd)
+COMMANDS = (compare, tournament, report, ask, plot)

@@ -1,0 +1,90 @@
+"""The `scopa-sim` command line: a thin layer over the library.
+
+    __init__   the `main` group: one error line and exit 2 for bad input,
+               exit 130 with one line on Ctrl-C
+    options    shared options and their parsing (rules, seed, strategies,
+               format), the consoles, progress bars, result output
+    simulate   simulate (and the summary it prints)
+    listings   rules, strategies
+    analysis   compare, tournament, report, ask, plot
+
+Results go to stdout, progress and errors to stderr. Modules import click
+only; each command imports numba, pandas or pyarrow when it runs, so help
+and listings answer at once.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+
+def _interrupted_while_loading(signum, frame):
+    sys.stderr.write("interrupted\n")
+    sys.stderr.flush()
+    os._exit(130)                   # nothing is written while loading; an import may catch SystemExit
+
+
+# Ctrl-C while the command line loads is one line too; `main` restores
+# Python's own handler (KeyboardInterrupt) before any command runs. An
+# ignored SIGINT (a background job) stays ignored.
+_LOADING = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+if _LOADING:
+    signal.signal(signal.SIGINT, _interrupted_while_loading)
+
+import click  # noqa: E402
+
+from .options import Interrupted  # noqa: E402
+
+
+class Cli(click.Group):
+    """A group whose errors are one line on stderr with exit code 2, and
+    Ctrl-C one line with exit code 130."""
+
+    def main(self, args=None, prog_name=None, **extra):
+        try:
+            if _LOADING:
+                signal.signal(signal.SIGINT, signal.default_int_handler)
+            return super().main(args, prog_name or "scopa-sim", standalone_mode=False, **extra)
+        except click.exceptions.Exit as e:
+            sys.exit(e.exit_code)
+        except click.ClickException as e:
+            _fail(e.format_message())
+        except ValueError as e:                # bad input, bad runs (store.StoreError)
+            _fail(str(e))
+        except OSError as e:                   # a file we were told to write or read
+            _fail(f"{e.filename}: {e.strerror}" if e.filename else str(e))
+        except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as e:
+            click.echo(isinstance(e, Interrupted) and str(e) or "interrupted", err=True)
+            sys.exit(130)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+
+
+def _fail(message: str):
+    """One line on stderr (user text verbatim, on one line) and exit 2."""
+    click.echo("error: " + " ".join(message.splitlines()), err=True)
+    sys.exit(2)
+
+
+@click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="scopa-sim")
+def main():
+    """scopa-sim: fast Monte Carlo simulation and strategy analysis for Scopa.
+
+    Start with `scopa-sim simulate --help`.
+    """
+
+
+def _register() -> None:
+    from . import analysis, listings, simulate
+    for module in (simulate, listings, analysis):
+        for command in module.COMMANDS:
+            main.add_command(command)
+
+
+_register()

@@ -1,0 +1,131 @@
+"""What the commands share: options and their parsing (rules, seed,
+strategies' batches, output format), the consoles, progress bars, output.
+
+User text (paths, expressions, strategy names) is never read as rich markup.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+import sys
+from functools import cache
+
+import click
+
+WIDTH = 120              # table width when stdout is not a terminal
+
+
+class Interrupted(Exception):
+    """Ctrl-C (or SIGTERM) during a command, carried past click's own handler
+    (which would print an extra blank line); its text, if any, is the line
+    printed (what was saved and how to go on)."""
+
+
+@cache
+def err():
+    """The stderr console (progress, notes), made on first use."""
+    from rich.console import Console
+    return Console(stderr=True, highlight=False)
+
+
+def note(text: str) -> None:
+    """A line on stderr, printed verbatim (no markup, no wrapping)."""
+    err().print(text, markup=False, soft_wrap=True)
+
+
+def rules_options(f):
+    f = click.option("--rule", "rule_options", multiple=True, metavar="NAME=VALUE",
+                     help="Change one rule of the preset, e.g. --rule target=21 (repeatable).")(f)
+    return click.option("--rules", "-r", "rules_name", default="scopa", show_default=True,
+                        help="Rules preset (see `scopa-sim rules`).")(f)
+
+
+def seed_option(f):
+    return click.option("--seed", type=str,
+                        help="Seed, 0..2**64-1 (default: a fresh one, shown in the result).")(f)
+
+
+def workers_option(f):
+    return click.option("--workers", "-w", type=click.IntRange(1, 1024),
+                        help="Worker threads (default: all cores).")(f)
+
+
+def run_options(f):
+    f = seed_option(workers_option(f))
+    return click.option("--batch-size", type=click.IntRange(1, 1_000_000),
+                        help="Deals (or games) per batch (default 10,000 deals, 2,500 games).")(f)
+
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),
+                      default="table", show_default=True, help="Result format on stdout.")
+QUIET = click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
+
+
+def parse_seed(seed: str | None) -> int:
+    """A seed as written (a fresh random one if None)."""
+    if seed is None:
+        return secrets.randbits(63)
+    if not re.fullmatch(r"\s*\d{1,20}\s*", seed) or int(seed) >= 2**64:
+        raise click.BadParameter(f"{seed!r} is not a whole number 0..2**64-1", param_hint="--seed")
+    return int(seed)
+
+
+def parse_rules(rules: str, options: tuple[str, ...]):
+    """A preset with `NAME=VALUE` changes (ints, booleans, comma lists)."""
+    from ..rules import Rules, parse_value
+    base = Rules.resolve(rules)
+    changes = {}
+    for item in options:
+        name, eq, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not eq:
+            raise ValueError(f"--rule takes NAME=VALUE, e.g. target=21 (got {item!r})")
+        changes[name] = parse_value(value.strip())
+    return base.with_options(**changes) if changes else base
+
+
+def emit(data: dict, view, fmt: str) -> None:
+    """Print a result: rich tables, JSON (the plain data) or CSV (records)."""
+    from rich.console import Console
+
+    from ..analysis.output import print_tables, to_csv, to_json
+    if fmt == "json":
+        click.echo(to_json(data))
+        return
+    sections, records = view(data)
+    if fmt == "csv":
+        click.echo(to_csv(records), nl=False)
+    else:
+        print_tables(sections, Console(highlight=False,
+                                       width=None if sys.stdout.isatty() else WIDTH))
+
+
+def progress(quiet: bool, label: str, transient: bool = True, *columns):
+    """A progress bar on stderr: label, bar, done/total, a `note` field, time."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn)
+    label = label.replace("{", "{{").replace("}", "}}")           # verbatim, not a format
+    return Progress(TextColumn(label, style="bold", markup=False), BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("{task.fields[note]}", markup=False), TimeElapsedColumn(),
+                    *columns, console=err(), transient=transient,
+                    disable=quiet or (transient and not err().is_terminal))
+
+
+def check_writable(path) -> None:
+    """Refuse, before any work, an output file that cannot be written: a
+    folder, or one whose nearest existing parent takes no new file (tried
+    with a temporary file, which is removed at once)."""
+    import tempfile
+    from pathlib import Path
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"cannot write {path}: it is a folder")
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as e:
+        raise ValueError(f"cannot write {path}: {e.strerror or e}") from None

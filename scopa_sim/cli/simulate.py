@@ -1,0 +1,202 @@
+"""`scopa-sim simulate`: batches to a Parquet run, a progress bar, a summary."""
+from __future__ import annotations
+
+import json
+import re
+import signal
+import time
+from pathlib import Path
+
+import click
+
+from .options import Interrupted, note, parse_rules, parse_seed, progress, rules_options, seed_option
+
+DEFAULT_BATCH = 50_000       # = runner.DEFAULT_BATCH (checked by a test; runner is heavy)
+RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
+               "batch_size", "overwrite")              # fixed by the run: not with --resume
+
+
+def default_out(spec) -> Path:
+    names = "-vs-".join(re.sub(r"[^A-Za-z0-9]+", "_", str(s)) for s in spec.strategies)
+    kind = "g" if spec.games else "r"
+    return Path("runs") / f"{names}-{spec.rules.name}-{kind}{spec.units}-s{spec.seed}"
+
+
+@click.command()
+@click.option("--strategies", "-s", default="random,greedy", show_default=True,
+              help="One strategy per side (or per seat), comma-separated; parameters as "
+                   "name:key=value,key=value.")
+@rules_options
+@click.option("--rounds", type=int, help="Number of rounds to simulate (at most 10**13).")
+@click.option("--games", type=int,
+              help="Number of games (to the target score) to simulate (at most 10**13).")
+@seed_option
+@click.option("--out", "out_dir", type=click.Path(path_type=Path),
+              help="Output folder (default: runs/<strategies>-<rules>-<count>-s<seed>).")
+@click.option("--workers", "-w", type=click.IntRange(1, 1024),
+              help="Worker threads (default: all cores).")
+@click.option("--batch-size", type=int,
+              help=f"Rounds (or games) per batch and part file, at most 1,000,000 "
+                   f"(default {DEFAULT_BATCH:,} rounds, {DEFAULT_BATCH // 4:,} games).")
+@click.option("--resume", "resume_dir", type=click.Path(path_type=Path),
+              help="Finish an interrupted run in this folder (other run options not allowed).")
+@click.option("--overwrite", is_flag=True,
+              help="Replace the run in --out (only a scopa-sim run is ever removed).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True, help="Summary format on stdout.")
+@click.pass_context
+def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out_dir, workers,
+             batch_size, resume_dir, overwrite, quiet, fmt):
+    """Simulate rounds or games into a Parquet dataset and print a summary.
+
+    \b
+    Examples:
+      scopa-sim simulate --rounds 1000000 --strategies random,greedy --seed 1
+      scopa-sim simulate --games 10000 --strategies greedy,greedy --rule target=21
+      scopa-sim simulate --resume runs/random-vs-greedy-scopa-r1000000-s1
+    """
+    if resume_dir is not None:
+        given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTIONS
+                 and ctx.get_parameter_source(p.name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise click.UsageError(f"--resume takes the run's own settings; drop {', '.join(given)}")
+        from ..store import Run
+        run = Run.open(resume_dir, write=True)
+    else:
+        if rounds is None and games is None:
+            raise click.UsageError("say how much to simulate: --rounds N or --games N")
+        if rounds is not None and games is not None:
+            raise click.UsageError("--rounds and --games exclude each other")
+        seed = parse_seed(seed)
+        from ..runner import RunSpec
+        from ..store import Run
+        rules = parse_rules(rules_name, rule_options)
+        size = (batch_size if batch_size is not None       # --batch-size 0 is an error
+                else DEFAULT_BATCH if games is None else DEFAULT_BATCH // 4)
+        spec = RunSpec.make(rounds, games, strategies, rules, seed, size)
+        run = Run.create(out_dir or default_out(spec), spec, overwrite=overwrite)
+    from ..runner import default_workers
+    workers = workers or default_workers()
+    with run:
+        if not quiet:
+            note(f"run {run.root}  seed {run.spec.seed}  {run.spec.units:,} "
+                 f"{'games' if run.spec.games else 'rounds'}  {workers} worker(s)")
+        result = execute(run, workers, quiet)
+    print_summary(run, result, fmt)
+
+
+def execute(run, workers: int, quiet: bool) -> dict:
+    """Run the missing batches of `run` (which holds its lock), tallying every
+    batch; returns the summary. A finished run is only summed up."""
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    from rich.progress import TextColumn, TimeRemainingColumn
+
+    from ..analysis.summary import Tally
+    from ..runner import columns, run_batch
+    spec = run.spec
+    run.clean_temporaries()
+    tally = Tally(spec.rules.n_sides)
+    was_finished = run.manifest.get("finished") and run.n_missing == 0
+    done_units = 0
+    for b, df in run.batches():                        # resumed: count what is on disk
+        tally.add(df)
+        done_units += spec.batch_range(b)[1]
+    todo = run.missing_batches()
+    bar = progress(quiet, "simulate", False, TextColumn("eta"), TimeRemainingColumn())
+    start = time.perf_counter()
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    rounds_run = 0
+
+    def task(b):
+        cols = columns(spec, *run_batch(spec, b))
+        run.write_batch(b, cols)
+        return b, cols
+
+    with bar, ThreadPoolExecutor(max_workers=workers) as pool:
+        bar_task = bar.add_task("", total=spec.units, completed=done_units, note="")
+        pending = set()
+        try:
+            while True:
+                for b in todo:                         # keep 2 batches a worker in flight
+                    pending.add(pool.submit(task, b))
+                    if len(pending) >= 2 * workers:
+                        break
+                if not pending:
+                    break
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    b, cols = f.result()
+                    tally.add(cols)
+                    rounds_run += len(cols["round"])
+                    rate = rounds_run / (time.perf_counter() - start)
+                    bar.update(bar_task, advance=spec.batch_range(b)[1],
+                               note=f"{rate:,.0f} rounds/s")
+        except KeyboardInterrupt:
+            for f in pending:
+                f.cancel()
+            wait(pending)
+            run.clean_temporaries()
+            raise Interrupted(f"interrupted: {spec.n_batches - run.n_missing:,} of "
+                              f"{spec.n_batches:,} batches are saved; finish with: "
+                              f"scopa-sim simulate --resume {run.root}") from None
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+    elapsed = time.perf_counter() - start
+    if not was_finished:
+        run.finish(elapsed, workers)
+    summary = tally.result()
+    summary.update(unit="games" if spec.games else "rounds", seconds=elapsed,
+                   rounds_run=rounds_run,
+                   rounds_per_second=rounds_run / elapsed if elapsed > 0 else float("nan"))
+    return summary
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _ci(d: dict, digits: int = 3) -> str:
+    return f"[{d['low']:.{digits}f}, {d['high']:.{digits}f}]"
+
+
+def print_summary(run, s: dict, fmt: str) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ..store import side_strategy
+    spec = run.spec
+    labels = [side_strategy(spec, t) for t in range(spec.rules.n_sides)]
+    if fmt == "table":
+        labels = [escape(label) for label in labels]
+    if fmt == "json":
+        click.echo(json.dumps({"run": str(run.root), "seed": spec.seed,
+                               "strategies": labels, "rules": spec.rules.name, **s}, indent=2))
+        return
+    head = (f"{s['rounds']:,} rounds" + (f" in {s['games']:,} games" if "games" in s else "")
+            + f"; {s['rounds_run']:,} simulated in {s['seconds']:.2f} s "
+            f"({s['rounds_per_second']:,.0f} rounds/s); seed {spec.seed}")
+    table = Table(title=f"{spec.rules.name}: " + " vs ".join(labels))
+    table.add_column("")
+    for t, label in enumerate(labels):
+        table.add_column(f"side {t}: {label}", justify="right")
+    rows = [("round win rate (95% CI)", "round_win")]
+    if "games" in s:
+        rows.insert(0, ("game win rate (95% CI)", "game_win"))
+    for title, key in rows:
+        table.add_row(title, *(f"{side[key]['rate']:.4f} {_ci(side[key])}" for side in s["sides"]))
+    table.add_row("round tie rate", f"{s['round_tie']['rate']:.4f} {_ci(s['round_tie'])}",
+                  *[""] * (len(labels) - 1))
+    for key, title in (("points", "points per round"), ("pt_cards", "  most cards"),
+                       ("pt_coins", "  most coins"), ("pt_settebello", "  settebello"),
+                       ("pt_primiera", "  primiera"), ("scopas", "  scopas")):
+        table.add_row(title, *(f"{side[key]['mean']:.4f} ±{side[key]['high'] - side[key]['mean']:.4f}"
+                               for side in s["sides"]))
+    out = Console(highlight=False)
+    out.print(table)
+    out.print(head, soft_wrap=True, markup=False)
+
+
+COMMANDS = (simulate,)
