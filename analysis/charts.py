@@ -58,9 +58,8 @@ def winrates(stats: dict):
 
 def categories(stats: dict):
     """Mean points per round by category and side, with 95% intervals."""
-    cats = [("pt_cards", "most cards"), ("pt_coins", "most coins"),
-            ("pt_settebello", "settebello"), ("pt_primiera", "primiera"), ("scopas", "scopas"),
-            ("points", "all points")]
+    *cats, (points, _) = stats["categories"]
+    cats = [*cats, (points, "all points")]
     fig, ax = _figure(f"Points per round by category, {stats['rules']} "
                       f"(n = {stats['rounds']:,} rounds)")
     k = len(stats["sides"])

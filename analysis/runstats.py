@@ -9,7 +9,8 @@ import numpy as np
 from ..store import Run, side_strategy
 from .markov import bootstrap_match_probability
 from .stats import mean_from_sums, wilson
-from .summary import CATEGORIES, Tally
+from .. import schema
+from .summary import Tally
 
 MAX_POINTS = 64                 # round points per side are far below this
 CHECKPOINTS = 120               # points on the convergence curve (log-spaced)
@@ -25,7 +26,7 @@ def _winner(points: np.ndarray) -> np.ndarray:
 def needed_columns(run: Run) -> list[str]:
     n = run.spec.rules.n_sides
     cols = ["round", "dealer"] + (["game"] if run.spec.games else [])
-    cols += [f"{c}_{t}" for c in CATEGORIES for t in range(n)]
+    cols += [f"{c}_{t}" for c, _ in schema.categories(run.spec.rules) for t in range(n)]
     cols += [f"score_{t}" for t in range(n)] if run.spec.games else []
     return cols
 
@@ -38,7 +39,7 @@ class RunTally:
         rules = run.spec.rules
         self.n_sides, self.players = rules.n_sides, rules.players
         self.teams = np.asarray(rules.teams)
-        self.tally = Tally(self.n_sides)
+        self.tally = Tally(rules)
         # joint[dealer seat, points_0, points_1]: two sides only
         self.joint = np.zeros((self.players, MAX_POINTS, MAX_POINTS), np.int64)
         self.scopas = np.zeros(MAX_POINTS, np.int64)        # rounds by total scopas
@@ -91,7 +92,7 @@ def run_stats(run: Run, bootstrap: int = 200, progress=None) -> dict:
     out = {"run": str(run.root), "rules": spec.rules.name, "target": spec.rules.target,
            "seed": spec.seed, "kind": "games" if spec.games else "rounds",
            "strategies": labels, "rounds": s["rounds"], "round_tie": s["round_tie"],
-           "sides": s["sides"]}
+           "sides": s["sides"], "categories": s["categories"]}
     if "games" in s:
         out["games"] = s["games"]
     # dealer versus leader

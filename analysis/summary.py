@@ -5,17 +5,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import schema
 from ..kernels.tally import tally
 from .stats import mean_from_sums, wilson
-
-CATEGORIES = ("pt_cards", "pt_coins", "pt_settebello", "pt_primiera", "scopas", "points")
-# (points last: the tally kernel finds the round winner from the last field)
 
 
 @dataclass
 class Tally:
-    """Running sums over the rounds (and games) of a run."""
-    n_sides: int
+    """Running sums over the rounds (and games) of a run, for the point
+    categories of its rules (`schema.categories`, `points` last)."""
+    rules: object
     rounds: int = 0
     games: int = 0
     round_wins: np.ndarray = None       # per side, then ties at the top
@@ -23,16 +22,18 @@ class Tally:
     sums: np.ndarray = None             # [side, category, sum / sum of squares]
 
     def __post_init__(self):
+        self.n_sides = self.rules.n_sides
+        self.categories = schema.categories(self.rules)
         self.round_wins = np.zeros(self.n_sides + 1, np.int64)
         self.game_wins = np.zeros(self.n_sides, np.int64)
-        self.sums = np.zeros((self.n_sides, len(CATEGORIES), 2), np.int64)
+        self.sums = np.zeros((self.n_sides, len(self.categories), 2), np.int64)
 
     def add(self, cols) -> None:
         """Count one batch of round rows (a DataFrame or a dict of columns)."""
         rows = len(cols["round"])
-        values = np.empty((self.n_sides, len(CATEGORIES), rows), np.int16)
+        values = np.empty((self.n_sides, len(self.categories), rows), np.int16)
         for t in range(self.n_sides):
-            for j, c in enumerate(CATEGORIES):
+            for j, (c, _) in enumerate(self.categories):
                 values[t, j] = cols[f"{c}_{t}"]
         tally(values, self.sums, self.round_wins)
         self.rounds += values.shape[2]
@@ -50,12 +51,11 @@ class Tally:
             side = {"side": t, "round_win": wilson(self.round_wins[t], self.rounds).as_dict()}
             if self.games:
                 side["game_win"] = wilson(self.game_wins[t], self.games).as_dict()
-            for c in CATEGORIES:
-                s, s2 = self.sums[t, CATEGORIES.index(c)]
-                side[c] = mean_from_sums(s, s2, self.rounds).as_dict()
+            for j, (c, _) in enumerate(self.categories):
+                side[c] = mean_from_sums(*self.sums[t, j], self.rounds).as_dict()
             sides.append(side)
         out = {"rounds": self.rounds, "round_tie": wilson(self.round_wins[-1], self.rounds).as_dict(),
-               "sides": sides}
+               "sides": sides, "categories": [list(c) for c in self.categories]}
         if self.games:
             out["games"] = self.games
         return out

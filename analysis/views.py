@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from .output import Section, ci
 
-CATEGORY_TITLES = (("points", "points per round"), ("pt_cards", "  most cards"),
-                   ("pt_coins", "  most coins"), ("pt_settebello", "  settebello"),
-                   ("pt_primiera", "  primiera"), ("scopas", "  scopas"))
+
+
+def category_rows(summary: dict) -> list[tuple[str, str]]:
+    """(key, title) of a summary's point categories: all points first, then
+    each category indented under it."""
+    *parts, (points, title) = summary["categories"]
+    return [(points, title)] + [(key, "  " + name) for key, name in parts]
 
 
 def _rec(metric, d=None, estimate=None, **extra) -> dict:
@@ -141,7 +145,7 @@ def report_view(st: dict) -> tuple[list[Section], list[dict]]:
         secs.append(e)
 
     c = Section("Points per round by category (mean, ± 95% halfwidth)", ["", *side_cols])
-    for key, title in CATEGORY_TITLES:
+    for key, title in category_rows(st):
         c.add(title, *(f"{s[key]['mean']:.4f} ±{s[key]['high'] - s[key]['mean']:.4f}"
                        for s in st["sides"]))
         recs += [_rec(key, s[key], side=t) for t, s in enumerate(st["sides"])]

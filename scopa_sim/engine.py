@@ -10,21 +10,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from . import kernels
+from . import kernels, schema
 from .cards import Card, card_name, cards_of, mask_of, names, parse_card, parse_cards
 from .kernels import layout as L, position as P
 from .rules import Rules
 
 Move = tuple[int, tuple[int, ...]]
 OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
-
-
-def side_fields(rules: Rules) -> list[str]:
-    """The per-side result fields of a round under these rules (points for
-    re bello and napola only where the rule is on; no game score)."""
-    skip = {"score"} | ({"pt_re_bello"} - ({"pt_re_bello"} if rules.re_bello else set())) \
-        | ({"pt_napola"} - ({"pt_napola"} if rules.napola else set()))
-    return [f for f in L.SIDE_FIELDS if f not in skip]
 
 
 class _Buffers:
@@ -316,7 +308,7 @@ class Game:
         row = {"dealer": self.dealer, "last_capturer": self.last_capturer,
                "leftover": self._leftover, "captures": self.captures}
         for t in range(r.n_sides):
-            for name in side_fields(r):
+            for name in schema.side_fields(r):
                 row[f"{name}_{t}"] = int(out[t, L.SIDE_FIELDS.index(name)])
         return row
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import kernels
-from .engine import Game, side_fields
+from . import kernels, schema
+from .engine import Game
 from .kernels import layout as L
 from .rules import Rules
 from .strategies import Strategy, pack_strategies
@@ -121,21 +121,18 @@ def run_batch(spec: RunSpec, b: int, compiled: bool = False) -> tuple[np.ndarray
 
 
 def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, np.ndarray]:
-    """A batch's arrays as named contiguous columns: the round fields (`round`,
-    `game` int64, the rest int8), then each side's fields (`points_0`, ...
-    int16). The kernel writes rows; one transpose makes the columns."""
+    """A batch's arrays as named contiguous columns, as `schema` declares them:
+    the round fields, then each side's fields (`points_0`, ...). The kernel
+    writes rows; one transpose makes the columns."""
     by_field = np.ascontiguousarray(sides.transpose(1, 2, 0))     # [side, field, row]
     round_fields = np.ascontiguousarray(rounds.T)
-    cols = {}
-    for f, name in enumerate(L.ROUND_FIELDS):
-        if name == "game" and not spec.games:
-            continue
-        x = round_fields[f]
-        cols[name] = x if name in ("round", "game") else x.astype(np.int8)
-    fields = side_fields(spec.rules) + (["score"] if spec.games else [])
+    cols = {f.name: round_fields[L.ROUND_FIELDS.index(f.name)].astype(f.dtype, copy=False)
+            for f in schema.present(schema.ROUND, spec.rules, spec.games)}
+    fields = schema.present(schema.SIDE, spec.rules, spec.games)
     for t in range(spec.rules.n_sides):
-        for name in fields:
-            cols[f"{name}_{t}"] = by_field[t, L.SIDE_FIELDS.index(name)]
+        for f in fields:
+            cols[f"{f.name}_{t}"] = by_field[t, L.SIDE_FIELDS.index(f.name)].astype(f.dtype,
+                                                                                  copy=False)
     return cols
 
 
@@ -185,6 +182,7 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
                 rules: str | Rules = "scopa") -> Game:
     """Round `index` of a rounds run with this seed, replayed move by move
     through the checked `Game` (so an illegal kernel move raises)."""
+    whole(index, "round index", 0, MAX_UNITS - 1)
     spec = RunSpec.make(rounds=index + 1, strategies=strategies, rules=rules, seed=seed)
     rules_v, ids, params, best = spec.packed()
     sides = np.zeros((1, spec.rules.n_sides, L.N_SIDE), np.int16)

@@ -160,6 +160,9 @@ def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Str
         strategies = split_strategies(strategies)
     elif isinstance(strategies, Strategy):
         strategies = [strategies]
+    elif not isinstance(strategies, (list, tuple)):
+        raise ValueError(f"strategies are a text like 'random,greedy' or a list of "
+                         f"strategies, not {strategies!r}")
     parsed = [parse_strategy(s) for s in strategies]
     if len(parsed) == rules.n_sides:
         seats = [parsed[side] for side in rules.teams]

@@ -97,7 +97,7 @@ def execute(run, workers: int, quiet: bool) -> dict:
     from ..runner import columns, run_batch
     spec = run.spec
     run.clean_temporaries()
-    tally = Tally(spec.rules.n_sides)
+    tally = Tally(spec.rules)
     was_finished = run.manifest.get("finished") and run.n_missing == 0
     done_units = 0
     for b, df in run.batches():                        # resumed: count what is on disk
@@ -166,6 +166,7 @@ def print_summary(run, s: dict, fmt: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from ..analysis.views import category_rows
     from ..store import side_strategy
     spec = run.spec
     labels = [side_strategy(spec, t) for t in range(spec.rules.n_sides)]
@@ -189,9 +190,7 @@ def print_summary(run, s: dict, fmt: str) -> None:
         table.add_row(title, *(f"{side[key]['rate']:.4f} {_ci(side[key])}" for side in s["sides"]))
     table.add_row("round tie rate", f"{s['round_tie']['rate']:.4f} {_ci(s['round_tie'])}",
                   *[""] * (len(labels) - 1))
-    for key, title in (("points", "points per round"), ("pt_cards", "  most cards"),
-                       ("pt_coins", "  most coins"), ("pt_settebello", "  settebello"),
-                       ("pt_primiera", "  primiera"), ("scopas", "  scopas")):
+    for key, title in category_rows(s):
         table.add_row(title, *(f"{side[key]['mean']:.4f} ±{side[key]['high'] - side[key]['mean']:.4f}"
                                for side in s["sides"]))
     out = Console(highlight=False)

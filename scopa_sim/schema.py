@@ -1,0 +1,101 @@
+"""Every result field, declared once.
+
+The round kernel writes one row of round fields and, per side, one row of
+side fields (`kernels.layout`: the index of each field in the kernel's
+arrays). This table says the rest of what each field is: its column type,
+when it is present, and its title in tables and charts. Columns, the
+Arrow types, the summary's point categories and their titles are derived
+from it, never listed again.
+
+    rounds table   ROUND fields, then each SIDE field per side: points_0, points_1, ...
+    games table    GAME fields, then final score per side: score_0, score_1, ...
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .kernels import layout as L
+
+
+@dataclass(frozen=True)
+class Field:
+    """A result field: column name (per side: `name_t`), numpy dtype, the
+    rule that must be on for it to exist, whether only games have it, its
+    title, and whether it is a points category of the summary."""
+    name: str
+    dtype: str
+    title: str
+    rule: str | None = None
+    games_only: bool = False
+    category: bool = False
+
+
+ROUND = (
+    Field("round", "int64", "round index in the run (with games: within its game, from 0)"),
+    Field("game", "int64", "game index", games_only=True),
+    Field("dealer", "int8", "seat that dealt"),
+    Field("last_capturer", "int8", "seat that captured last, -1 if nobody captured"),
+    Field("leftover", "int8", "cards left on the table at the end"),
+    Field("captures", "int8", "capturing plays in the round"),
+)
+SIDE = (
+    Field("cards", "int16", "cards in the side's pile"),
+    Field("coins", "int16", "coins in the pile"),
+    Field("settebello", "int16", "1 if the side took the 7 of coins"),
+    Field("primiera", "int16", "primiera total (best card per suit)"),
+    Field("scopas", "int16", "scopas", category=True),
+    Field("pt_cards", "int16", "most cards", category=True),
+    Field("pt_coins", "int16", "most coins", category=True),
+    Field("pt_settebello", "int16", "settebello", category=True),
+    Field("pt_primiera", "int16", "primiera", category=True),
+    Field("pt_re_bello", "int16", "re bello", rule="re_bello", category=True),
+    Field("pt_napola", "int16", "napola", rule="napola", category=True),
+    Field("points", "int16", "points per round", category=True),
+    Field("score", "int16", "the side's game total after this round", games_only=True),
+)
+GAME = (
+    Field("game", "int64", "game index"),
+    Field("rounds", "int16", "rounds played"),
+    Field("first_dealer", "int8", "seat that dealt the first round"),
+    Field("winner", "int8", "side with the higher final score"),
+)
+GAME_SIDE = (Field("score", "int16", "final score"),)
+
+# The kernel's field order is the one above (a test says so too).
+assert tuple(f.name for f in ROUND) == L.ROUND_FIELDS, "schema and kernel layout disagree"
+assert tuple(f.name for f in SIDE) == L.SIDE_FIELDS, "schema and kernel layout disagree"
+
+
+def present(fields, rules, games: bool) -> list[Field]:
+    """The fields a run under these rules (of games or not) has."""
+    return [f for f in fields if (games or not f.games_only)
+            and (f.rule is None or getattr(rules, f.rule))]
+
+
+def side_fields(rules, games: bool = False) -> list[str]:
+    """Names of the per-side fields of a round (`points`, ...; `score` in games)."""
+    return [f.name for f in present(SIDE, rules, games)]
+
+
+def categories(rules) -> list[tuple[str, str]]:
+    """(field, title) of the summary's point categories: the points, then
+    scopas, then all points last (the tally kernel finds a round's winner
+    from its last category)."""
+    fields = [f for f in present(SIDE, rules, False) if f.category]
+    return [(f.name, f.title) for f in sorted(fields, key=lambda f: (f.name == "points",
+                                                                     f.name == "scopas"))]
+
+
+def round_columns(rules, games: bool) -> dict[str, str]:
+    """Column name -> dtype of the rounds table, in order."""
+    cols = {f.name: f.dtype for f in present(ROUND, rules, games)}
+    for t in range(rules.n_sides):
+        cols.update({f"{f.name}_{t}": f.dtype for f in present(SIDE, rules, games)})
+    return cols
+
+
+def game_columns(rules) -> dict[str, str]:
+    """Column name -> dtype of the games table, in order."""
+    cols = {f.name: f.dtype for f in GAME}
+    cols.update({f"{f.name}_{t}": f.dtype for t in range(rules.n_sides) for f in GAME_SIDE})
+    return cols

@@ -1,0 +1,28 @@
+"""The one declaration of the result fields (`scopa_sim.schema`) against
+the kernel's layout and everything derived from it."""
+from __future__ import annotations
+
+import scopa_sim
+from scopa_sim import schema
+from scopa_sim.kernels import layout as L
+from scopa_sim.rules import Rules
+
+
+def test_schema_follows_the_kernel_layout():
+    assert tuple(f.name for f in schema.ROUND) == L.ROUND_FIELDS
+    assert tuple(f.name for f in schema.SIDE) == L.SIDE_FIELDS
+
+
+def test_simulated_columns_and_types_are_the_declared_ones():
+    for rules, games in ((Rules.preset("scopa"), False),
+                         (Rules.preset("scopa-3").with_options(re_bello=True, napola=True), True)):
+        kw = {"games": 2} if games else {"rounds": 5}
+        df = scopa_sim.simulate(strategies=["greedy"] * rules.n_sides, rules=rules, seed=1, **kw)
+        assert {c: str(t) for c, t in df.dtypes.items()} == schema.round_columns(rules, games)
+
+
+def test_categories_follow_the_rules():
+    plain = [c for c, _ in schema.categories(Rules.preset("scopa"))]
+    assert plain == ["pt_cards", "pt_coins", "pt_settebello", "pt_primiera", "scopas", "points"]
+    extra = [c for c, _ in schema.categories(Rules.preset("scopa").with_options(re_bello=True))]
+    assert "pt_re_bello" in extra and extra[-1] == "points" and "pt_napola" not in extra
