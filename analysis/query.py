@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..store import Run
 from . import expr as expression
-from .stats import mean_interval, wilson
+from .stats import mean_interval, strict_leader, wilson
 
 TABLES = ("rounds", "games")
 
@@ -34,15 +34,6 @@ def _points(run: Run) -> list[str]:
     return [f"points_{t}" for t in range(run.spec.rules.n_sides)]
 
 
-def _winner(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
-    """The side with strictly the most of `cols`, -1 on a tie at the top."""
-    v = df[cols].to_numpy()
-    top = v.max(1)
-    best = v.argmax(1)
-    tied = (v == top[:, None]).sum(1) > 1
-    return np.where(tied, -1, best).astype(np.int8)
-
-
 def _side_of(run: Run, seats: pd.Series, shift: int = 0) -> np.ndarray:
     r = run.spec.rules
     return np.asarray(r.teams, np.int8)[(seats.to_numpy().astype(np.int64) + shift) % r.players]
@@ -58,7 +49,7 @@ def _others_best(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
 
 
 ROUND_DERIVED: dict[str, Derived] = {
-    "winner": Derived(_points, lambda run, df: _winner(df, _points(run)),
+    "winner": Derived(_points, lambda run, df: strict_leader(df[_points(run)].to_numpy()),
                       "side with the most points in the round; -1 on a tie at the top"),
     "margin": Derived(_points, lambda run, df: df[_points(run)[0]].astype(np.int64)
                       - _others_best(df, _points(run)),

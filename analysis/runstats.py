@@ -8,19 +8,12 @@ import numpy as np
 
 from ..store import Run, side_strategy
 from .markov import bootstrap_match_probability
-from .stats import mean_from_sums, wilson
+from .stats import mean_from_sums, strict_leader, wilson
 from .. import schema
 from .summary import Tally
 
 MAX_POINTS = 64                 # round points per side are far below this
 CHECKPOINTS = 120               # points on the convergence curve (log-spaced)
-
-
-def _winner(points: np.ndarray) -> np.ndarray:
-    """points[row, side] -> the side with strictly the most, -1 on a tie."""
-    top = points.max(1)
-    tied = (points == top[:, None]).sum(1) > 1
-    return np.where(tied, -1, points.argmax(1))
 
 
 def needed_columns(run: Run) -> list[str]:
@@ -63,7 +56,7 @@ class RunTally:
         self.scopas += np.bincount(np.clip(sc, 0, MAX_POINTS - 1), minlength=MAX_POINTS)
         ds, ls = self.teams[dealer], self.teams[(dealer + 1) % self.players]
         rows = np.arange(len(dealer))
-        win = _winner(pts)
+        win = strict_leader(pts)
         margin = pts[rows, ds] - pts[rows, ls]
         self.dealer += [(win == ds).sum(), (win == ls).sum(), margin.sum(), (margin ** 2).sum()]
         # the convergence curve of side 0's round win rate, at checkpoints in this batch

@@ -172,3 +172,12 @@ def paired_mean(x1, x2) -> Paired:
     estimate mean((x1 + x2) / 2), paired and unpaired 95% intervals and the
     correlation of x1 with x2."""
     return PairedMoments().add(x1, x2).result()
+
+
+def strict_leader(values) -> np.ndarray:
+    """values[row, side] -> the side strictly ahead of every other, -1 on a
+    tie at the top (the rule of every "most ..." point and of a round's winner)."""
+    values = np.asarray(values)
+    top = values.max(1)
+    tied = (values == top[:, None]).sum(1) > 1
+    return np.where(tied, -1, values.argmax(1)).astype(np.int8)
