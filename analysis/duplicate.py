@@ -5,20 +5,20 @@ runs (A, B) and (B, A) with one seed play every deck twice, once from each
 seat. Per deal (or per game seed, with games) A's result in the two plays
 is paired, and the luck of the deck largely cancels in their sum.
 
-Batches run on a thread pool (the kernels release the GIL) but are folded
-into the totals in batch order, and `until_halfwidth` is checked after each
-batch in that order: where a run stops does not depend on scheduling.
+Batches run on any executor (threads, or Dask) but are folded into the
+totals in batch order, and `until_halfwidth` is checked after each batch in
+that order: where a run stops does not depend on scheduling.
 """
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..runner import RunSpec, columns, default_workers, run_batch
+from ..executors import executor, stream
+from ..runner import RunSpec, columns, run_batch
 from ..strategies import parse_strategy
 from .ratings import bradley_terry
 from .stats import PairedMoments, wilson
@@ -114,12 +114,13 @@ class Comparison:
 def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
             until_halfwidth: float | None = None, games: bool = False,
             max_deals: int = DEFAULT_MAX_DEALS, batch_size: int | None = None,
-            workers: int | None = None,
+            workers: int | None = None, scheduler=None,
             progress: Callable[[Comparison], None] | None = None) -> dict:
     """Compare strategy `a` with `b` on duplicate deals (or game seeds, with
     `games`): `deals` pairs, or batches until the paired 95% halfwidth of
     the headline estimate (margin per round; match win rate with games) is
-    at most `until_halfwidth`, or `max_deals` is reached."""
+    at most `until_halfwidth`, or `max_deals` is reached. Batches run on
+    `workers` threads or a Dask cluster (`scheduler`, as for `simulate`)."""
     if deals is not None and until_halfwidth is not None:
         raise ValueError("give either a number of deals or a halfwidth to reach, not both")
     if until_halfwidth is not None and not until_halfwidth > 0:
@@ -134,24 +135,15 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
         raise ValueError(f"compare needs rules with two sides; {ab.rules.name} has "
                          f"{ab.rules.n_sides}")
     cmp = Comparison(a, b, games)
-    workers = workers or default_workers()
     stop = False
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending = {}
-        queue = iter(range(ab.n_batches))
-        nxt = 0
-        while not stop:
-            for bi in itertools.islice(queue, 2 * workers - len(pending)):
-                pending[bi] = pool.submit(duplicate_batch, ab, ba, bi)
-            if nxt not in pending:
-                break
-            cmp.add(pending.pop(nxt).result())     # batch order, whatever finishes first
-            nxt += 1
+    with executor(workers, scheduler) as ex:
+        for _, batch in stream(duplicate_batch, (ab, ba), range(ab.n_batches), ex):
+            cmp.add(batch)
             if progress:
                 progress(cmp)
-            stop = (until_halfwidth is not None and cmp.headline_halfwidth() <= until_halfwidth)
-        for f in pending.values():
-            f.cancel()
+            stop = until_halfwidth is not None and cmp.headline_halfwidth() <= until_halfwidth
+            if stop:
+                break
     out = cmp.result()
     out.update(seed=ab.seed, rules=ab.rules.name, batch_size=size,
                until_halfwidth=until_halfwidth,
@@ -161,7 +153,7 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
 
 def tournament(strategies: Sequence[str], rules="scopa", seed: int = 0,
                deals: int = 20_000, games: bool = False, batch_size: int | None = None,
-               workers: int | None = None,
+               workers: int | None = None, scheduler=None,
                progress: Callable[[int, int, Comparison], None] | None = None) -> dict:
     """A round robin of duplicate comparisons, every pair on the same decks:
     the matrix of margins per round (row minus column) with 95% intervals,
@@ -178,10 +170,13 @@ def tournament(strategies: Sequence[str], rules="scopa", seed: int = 0,
     wins = np.zeros((k, k))
     pairs = list(itertools.combinations(range(k), 2))
     results = []
-    for p, (i, j) in enumerate(pairs):
-        cb = (lambda c, p=p: progress(p, len(pairs), c)) if progress else None
-        r = compare(names[i], names[j], rules, seed, deals=deals, games=games,
-                    batch_size=batch_size, workers=workers, progress=cb)
+    with executor(workers, scheduler) as ex:                 # one for all the pairs
+        matches = []
+        for p, (i, j) in enumerate(pairs):
+            cb = (lambda c, p=p: progress(p, len(pairs), c)) if progress else None
+            matches.append(compare(names[i], names[j], rules, seed, deals=deals, games=games,
+                                   batch_size=batch_size, scheduler=ex, progress=cb))
+    for r, (i, j) in zip(matches, pairs):
         m = r["margin"]
         margin[i, j], low[i, j], high[i, j] = m["estimate"], m["low"], m["high"]
         margin[j, i], low[j, i], high[j, i] = -m["estimate"], -m["high"], -m["low"]

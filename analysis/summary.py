@@ -44,6 +44,14 @@ class Tally:
             self.games += int(last.sum())
             self.game_wins += np.bincount(scores.argmax(0), minlength=self.n_sides)
 
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts (of other batches, under the same rules)."""
+        self.rounds += other.rounds
+        self.games += other.games
+        self.round_wins += other.round_wins
+        self.game_wins += other.game_wins
+        self.sums += other.sums
+
     def result(self) -> dict:
         """Win rates with Wilson intervals, mean points per category with intervals."""
         sides = []

@@ -1,4 +1,5 @@
-"""Running simulations: plan batches, run them on an executor, gather rows.
+"""Running simulations: the run spec, one batch in the kernel, and the
+batches of a run streamed from an executor (`executors`) to a consumer.
 
 Batch `b` of a run covers units (rounds or games) `b*size .. (b+1)*size - 1`
 and is a pure function of the run spec and `b`, so batches can run on any
@@ -7,10 +8,8 @@ worker, in any order, and give the same bytes.
 from __future__ import annotations
 
 import dataclasses
-import os
 import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +17,7 @@ import pandas as pd
 
 from . import kernels, schema
 from .engine import Game
+from .executors import executor, stream
 from .kernels import layout as L
 from .rules import Rules
 from .strategies import Strategy, pack_strategies
@@ -136,45 +136,32 @@ def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, n
     return cols
 
 
-def frame(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> pd.DataFrame:
-    """A batch's arrays as a DataFrame (see `columns`)."""
-    return pd.DataFrame(columns(spec, sides, rounds))
-
-
-def run_batches(spec: RunSpec, batches: Iterable[int], workers: int = 1) -> Iterable[tuple[int, np.ndarray, np.ndarray]]:
-    """Run batches on a thread pool (kernels release the GIL), yielding
-    (batch, sides, rounds) in batch order."""
-    batches = list(batches)
-    if workers <= 1:
-        for b in batches:
-            yield (b, *run_batch(spec, b))
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for b, result in zip(batches, pool.map(lambda b: run_batch(spec, b), batches)):
-            yield (b, *result)
-
-
-def default_workers() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
+    """Batch `b` as named columns (a batch task: runs on any executor)."""
+    return columns(spec, *run_batch(spec, b))
 
 
 def simulate(rounds: int | None = None, games: int | None = None,
              strategies=("random", "greedy"), rules: str | Rules = "scopa", seed: int = 0,
              workers: int = 1, batch_size: int = DEFAULT_BATCH,
-             progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+             progress: Callable[[int], None] | None = None, scheduler=None) -> pd.DataFrame:
     """Simulate `rounds` rounds (or `games` games) and return one row per round
     (with games, `game` is the game index and `round` the round within it).
 
     Strategies: one per side (or per seat), e.g. ("random", "greedy:scopa=2000").
-    The same seed gives the same rows for any `workers` and `batch_size`.
+    Batches run on `workers` threads, or on a Dask cluster (`scheduler`: an
+    address tcp://HOST:PORT, "local:N" for N local worker processes, or a
+    `distributed.Client`). The same seed gives the same rows for any
+    `workers`, `batch_size` and scheduler.
     """
     spec = RunSpec.make(rounds, games, strategies, rules, seed, batch_size)
     workers = whole(workers, "workers", 1, 1024)
     parts = []
-    for _, sides, rnds in run_batches(spec, range(spec.n_batches), workers):
-        parts.append(frame(spec, sides, rnds))
-        if progress:
-            progress(len(rnds))
+    with executor(workers, scheduler) as ex:
+        for _, cols in stream(batch_columns, (spec,), range(spec.n_batches), ex):
+            parts.append(pd.DataFrame(cols))
+            if progress:
+                progress(len(cols["round"]))
     return pd.concat(parts, ignore_index=True)
 
 

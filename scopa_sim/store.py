@@ -12,7 +12,6 @@ time, so the same seed gives byte-identical parts.
 """
 from __future__ import annotations
 
-import bisect
 import fcntl
 import json
 import os
@@ -21,6 +20,7 @@ import re
 import shutil
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -119,21 +119,48 @@ def games_table(spec: RunSpec, rounds_tab: pa.Table) -> pa.Table:
     return pa.table(cols)
 
 
-def _write(table: pa.Table, path: Path, meta: bytes) -> None:
-    """Write a Parquet file atomically: a temporary name, then a rename.
+def encode(table: pa.Table, meta: bytes) -> bytes:
+    """A Parquet file's bytes, the run spec in its metadata.
 
     Labels are dictionary-encoded, the running round and game numbers
     delta-encoded, and the small counts byte-stream-split (fast to write,
     and zstd packs them as tightly as a dictionary would).
     """
     table = table.replace_schema_metadata({META_KEY: meta})
-    tmp = path.with_name("." + path.name + ".tmp")
     labels = [c for c in table.column_names if pa.types.is_dictionary(table.schema.field(c).type)]
-    pq.write_table(table, tmp, compression="zstd", write_statistics=False,
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd", write_statistics=False,
                    use_dictionary=labels,
                    column_encoding={c: "DELTA_BINARY_PACKED" if c in ("round", "game")
                                     else "BYTE_STREAM_SPLIT"
                                     for c in table.column_names if c not in labels})
+    return sink.getvalue().to_pybytes()
+
+
+@dataclass(frozen=True)
+class Part:
+    """A batch ready to store: the bytes of its rounds (and games) part files."""
+    rounds: bytes
+    games: bytes | None
+
+
+def encode_batch(spec: RunSpec, cols: dict[str, np.ndarray]) -> Part:
+    """A batch's columns (`runner.columns`) as part files' bytes; runs
+    wherever the batch ran, so a cluster's workers do the compressing."""
+    meta = spec_json(spec)
+    tab = rounds_table(spec, cols)
+    return Part(encode(tab, meta), encode(games_table(spec, tab), meta) if spec.games else None)
+
+
+def spec_json(spec: RunSpec) -> bytes:
+    """The run spec as stored in every part's metadata."""
+    return json.dumps(spec_dict(spec), sort_keys=True).encode()
+
+
+def _write(data: bytes, path: Path) -> None:
+    """Write a file atomically: a temporary name, then a rename."""
+    tmp = path.with_name("." + path.name + ".tmp")
+    tmp.write_bytes(data)
     os.replace(tmp, path)
 
 
@@ -143,7 +170,7 @@ class Run:
 
     def __init__(self, root: Path, spec: RunSpec, manifest: dict, lock: int | None = None):
         self.root, self.spec, self.manifest = Path(root), spec, manifest
-        self._meta = json.dumps(spec_dict(spec), sort_keys=True).encode()
+        self._meta = spec_json(spec)
         self._lock = lock
         self._done = self._verify()
 
@@ -224,8 +251,8 @@ class Run:
         self.close()
 
     # -- checking ---------------------------------------------------------
-    def _verify(self) -> list[int]:
-        """The finished batches, in order, after checking that every file
+    def _verify(self) -> set[int]:
+        """The finished batches, after checking that every file
         under rounds/ and games/ is a part of this run with this run's spec
         and row count (temporaries of a killed run aside)."""
         found = {}
@@ -250,7 +277,7 @@ class Run:
                     raise StoreError(f"{path} has no games part beside it: delete it and "
                                      f"finish the run with --resume")
                 self._check_part(found["games"][b], self.spec.batch_range(b)[1])
-        return sorted(found["rounds"])
+        return set(found["rounds"])
 
     def _check_part(self, path: Path, rows: int, at_least: bool = False) -> None:
         repair = f"delete it and finish the run with: scopa-sim simulate --resume {self.root}"
@@ -274,7 +301,7 @@ class Run:
     def done_batches(self) -> list[int]:
         """The finished batches, in order (as checked when the run was opened,
         plus those written since)."""
-        return self._done
+        return sorted(self._done)
 
     def missing_batches(self) -> Iterator[int]:
         """The batches still to run, in order (lazily: a run may have billions)."""
@@ -285,17 +312,17 @@ class Run:
     def n_missing(self) -> int:
         return self.spec.n_batches - len(self._done)
 
-    def write_batch(self, b: int, cols: dict[str, np.ndarray]) -> pa.Table:
-        """Write batch b's part files from its columns (games first, then
-        rounds: a rounds part marks the batch done). Returns the rounds table."""
+    def save(self, b: int, part: Part) -> None:
+        """Store batch b's part files (games first, then rounds: a rounds part
+        marks the batch done). A batch already stored is left as it is."""
         if self._lock is None:
             raise StoreError(f"{self.root} was opened for reading only")
-        tab = rounds_table(self.spec, cols)
-        if self.spec.games:
-            _write(games_table(self.spec, tab), self.root / "games" / part_name(b), self._meta)
-        _write(tab, self.root / "rounds" / part_name(b), self._meta)
-        bisect.insort(self._done, b)
-        return tab
+        if b in self._done:
+            return
+        if part.games is not None:
+            _write(part.games, self.root / "games" / part_name(b))
+        _write(part.rounds, self.root / "rounds" / part_name(b))
+        self._done.add(b)
 
     def clean_temporaries(self) -> None:
         for p in self.root.glob("*/.part-*.tmp"):
@@ -312,7 +339,7 @@ class Run:
         """The checked part files of a table, in batch order."""
         if table not in ("rounds", "games") or (table == "games" and not self.spec.games):
             raise StoreError(f"{self.root} has no {table} table")
-        return [self.root / table / part_name(b) for b in self._done]
+        return [self.root / table / part_name(b) for b in self.done_batches()]
 
     def read(self, table: str = "rounds", columns: list[str] | None = None):
         """The dataset as a pandas DataFrame (only `columns`, if given)."""
@@ -328,7 +355,7 @@ class Run:
 
     def batches(self, columns: list[str] | None = None):
         """(batch index, DataFrame) for each part file of the rounds table, in order."""
-        for b, path in zip(self._done, self.part_paths()):
+        for b, path in zip(self.done_batches(), self.part_paths()):
             try:
                 yield b, pq.read_table(path, columns=columns).to_pandas()
             except (pa.ArrowException, OSError) as e:

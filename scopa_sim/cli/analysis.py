@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .options import (FORMAT, QUIET, check_writable, emit, note, parse_rules, parse_seed,
-                      progress, rules_options, run_options)
+                      progress, rules_options, run_options, where)
 
 
 def _open(run_dir):
@@ -37,7 +37,7 @@ def _open(run_dir):
 @FORMAT
 @QUIET
 def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_options, seed,
-            workers, batch_size, fmt, quiet):
+            workers, scheduler, cluster, batch_size, fmt, quiet):
     """Compare strategy A with B on duplicate deals.
 
     Each deck is played twice with the seats swapped (round i's deck depends
@@ -69,7 +69,8 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
             bar.update(task, completed=c.units, note=note)
         result = run_compare(a, b, rules, seed, deals=deals, until_halfwidth=until_halfwidth,
                              games=games, max_deals=max_deals, batch_size=batch_size,
-                             workers=workers, progress=update)
+                             workers=workers, scheduler=where(scheduler, cluster),
+                             progress=update)
     emit(result, compare_view, fmt)
 
 
@@ -83,8 +84,8 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
 @run_options
 @FORMAT
 @QUIET
-def tournament(strategies, deals, games, rules_name, rule_options, seed, workers, batch_size,
-               fmt, quiet):
+def tournament(strategies, deals, games, rules_name, rule_options, seed, workers, scheduler,
+               cluster, batch_size, fmt, quiet):
     """A round robin of STRATEGIES on duplicate deals.
 
     Every pair plays the same decks, each twice with the seats swapped.
@@ -109,7 +110,8 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
         def update(p, pairs, c):
             bar.update(task, completed=p * deals + c.units, note=f"{c.a} vs {c.b}")
         result = run_tournament(strategies, rules, seed, deals=deals, games=games,
-                                batch_size=batch_size, workers=workers, progress=update)
+                                batch_size=batch_size, workers=workers,
+                                scheduler=where(scheduler, cluster), progress=update)
     emit(result, tournament_view, fmt)
 
 
@@ -230,7 +232,7 @@ def ask(run_dir, event, given, table, fmt):
 @FORMAT
 @QUIET
 def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, seed, workers,
-         batch_size, fmt, quiet):
+         scheduler, cluster, batch_size, fmt, quiet):
     """Charts of run RUN, or a tournament heatmap (RUN a tournament's JSON
     output, or --strategies to run one). PNG, or SVG/PDF by --out's extension.
 
@@ -269,7 +271,7 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
             task = bar.add_task("", total=pairs * deals, note="")
             data = run_tournament(names, parse_rules(rules_name, rule_options), parse_seed(seed),
                                   deals=deals, batch_size=batch_size, workers=workers,
-                                  progress=lambda p, n, c: bar.update(
+                                  scheduler=where(scheduler, cluster), progress=lambda p, n, c: bar.update(
                                       task, completed=p * deals + c.units, note=f"{c.a} vs {c.b}"))
         jobs = [("heatmap", data, out_file or Path("tournament.png"))]
     else:

@@ -50,8 +50,28 @@ def workers_option(f):
                         help="Worker threads (default: all cores).")(f)
 
 
+def cluster_options(f):
+    """--scheduler ADDRESS (or SCOPA_SIM_SCHEDULER) and --cluster local:N;
+    the command calls `where(scheduler, cluster)` for the one value."""
+    f = click.option("--cluster", metavar="local:N",
+                     help="Start a local Dask cluster of N worker processes for this "
+                          "command.")(f)
+    return click.option("--scheduler", envvar="SCOPA_SIM_SCHEDULER", metavar="tcp://HOST:PORT",
+                        help="Run the batches on this Dask scheduler's cluster (or set "
+                             "SCOPA_SIM_SCHEDULER); default: threads of this process.")(f)
+
+
+def where(scheduler: str | None, cluster: str | None) -> str | None:
+    """The scheduler of --scheduler / --cluster (None: the embedded threads)."""
+    if scheduler and cluster:
+        raise click.UsageError("--scheduler and --cluster exclude each other")
+    if cluster is not None and not cluster.startswith("local:"):
+        raise click.BadParameter(f"{cluster!r}: write local:N", param_hint="--cluster")
+    return scheduler or cluster
+
+
 def run_options(f):
-    f = seed_option(workers_option(f))
+    f = cluster_options(seed_option(workers_option(f)))
     return click.option("--batch-size", type=click.IntRange(1, 1_000_000),
                         help="Deals (or games) per batch (default 10,000 deals, 2,500 games).")(f)
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from .options import Interrupted, note, parse_rules, parse_seed, progress, rules_options, seed_option
+from .options import (Interrupted, cluster_options, note, parse_rules, parse_seed, progress,
+                      rules_options, seed_option, where, workers_option)
 
 DEFAULT_BATCH = 50_000       # = runner.DEFAULT_BATCH (checked by a test; runner is heavy)
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
@@ -33,8 +34,8 @@ def default_out(spec) -> Path:
 @seed_option
 @click.option("--out", "out_dir", type=click.Path(path_type=Path),
               help="Output folder (default: runs/<strategies>-<rules>-<count>-s<seed>).")
-@click.option("--workers", "-w", type=click.IntRange(1, 1024),
-              help="Worker threads (default: all cores).")
+@workers_option
+@cluster_options
 @click.option("--batch-size", type=int,
               help=f"Rounds (or games) per batch and part file, at most 1,000,000 "
                    f"(default {DEFAULT_BATCH:,} rounds, {DEFAULT_BATCH // 4:,} games).")
@@ -47,7 +48,7 @@ def default_out(spec) -> Path:
               show_default=True, help="Summary format on stdout.")
 @click.pass_context
 def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out_dir, workers,
-             batch_size, resume_dir, overwrite, quiet, fmt):
+             scheduler, cluster, batch_size, resume_dir, overwrite, quiet, fmt):
     """Simulate rounds or games into a Parquet dataset and print a summary.
 
     \b
@@ -56,45 +57,57 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
       scopa-sim simulate --games 10000 --strategies greedy,greedy --rule target=21
       scopa-sim simulate --resume runs/random-vs-greedy-scopa-r1000000-s1
     """
+    from ..executors import executor
+    from ..store import Run
+    scheduler = where(scheduler, cluster)
     if resume_dir is not None:
         given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTIONS
                  and ctx.get_parameter_source(p.name) == click.core.ParameterSource.COMMANDLINE]
         if given:
             raise click.UsageError(f"--resume takes the run's own settings; drop {', '.join(given)}")
-        from ..store import Run
         run = Run.open(resume_dir, write=True)
     else:
         if rounds is None and games is None:
             raise click.UsageError("say how much to simulate: --rounds N or --games N")
         if rounds is not None and games is not None:
             raise click.UsageError("--rounds and --games exclude each other")
-        seed = parse_seed(seed)
         from ..runner import RunSpec
-        from ..store import Run
-        rules = parse_rules(rules_name, rule_options)
         size = (batch_size if batch_size is not None       # --batch-size 0 is an error
                 else DEFAULT_BATCH if games is None else DEFAULT_BATCH // 4)
-        spec = RunSpec.make(rounds, games, strategies, rules, seed, size)
-        run = Run.create(out_dir or default_out(spec), spec, overwrite=overwrite)
-    from ..runner import default_workers
-    workers = workers or default_workers()
-    with run:
-        if not quiet:
-            note(f"run {run.root}  seed {run.spec.seed}  {run.spec.units:,} "
-                 f"{'games' if run.spec.games else 'rounds'}  {workers} worker(s)")
-        result = execute(run, workers, quiet)
+        spec = RunSpec.make(rounds, games, strategies, parse_rules(rules_name, rule_options),
+                            parse_seed(seed), size)
+        run = None
+    with executor(workers, scheduler) as ex:          # a cluster is reached before any write
+        run = run or Run.create(out_dir or default_out(spec), spec, overwrite=overwrite)
+        with run:
+            if not quiet:
+                on = scheduler or f"{ex.workers} worker thread(s)"
+                note(f"run {run.root}  seed {run.spec.seed}  {run.spec.units:,} "
+                     f"{'games' if run.spec.games else 'rounds'}  on {on}")
+            result = execute(run, None, quiet, ex)
     print_summary(run, result, fmt)
 
 
-def execute(run, workers: int, quiet: bool) -> dict:
-    """Run the missing batches of `run` (which holds its lock), tallying every
-    batch; returns the summary. A finished run is only summed up."""
-    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+def simulate_part(spec, b: int):
+    """Batch b as part files' bytes and its tally (a batch task: runs on the
+    thread pool or on a Dask worker)."""
+    from ..analysis.summary import Tally
+    from ..runner import batch_columns
+    from ..store import encode_batch
+    cols = batch_columns(spec, b)
+    tally = Tally(spec.rules)
+    tally.add(cols)
+    return encode_batch(spec, cols), tally
 
+
+def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
+    """Run the missing batches of `run` (which holds its lock) on the
+    executor for `workers` / `scheduler`, storing and tallying them in batch
+    order; returns the summary. A finished run is only summed up."""
     from rich.progress import TextColumn, TimeRemainingColumn
 
     from ..analysis.summary import Tally
-    from ..runner import columns, run_batch
+    from ..executors import executor, stream
     spec = run.spec
     run.clean_temporaries()
     tally = Tally(spec.rules)
@@ -103,47 +116,28 @@ def execute(run, workers: int, quiet: bool) -> dict:
     for b, df in run.batches():                        # resumed: count what is on disk
         tally.add(df)
         done_units += spec.batch_range(b)[1]
-    todo = run.missing_batches()
     bar = progress(quiet, "simulate", False, TextColumn("eta"), TimeRemainingColumn())
-    start = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     rounds_run = 0
-
-    def task(b):
-        cols = columns(spec, *run_batch(spec, b))
-        run.write_batch(b, cols)
-        return b, cols
-
-    with bar, ThreadPoolExecutor(max_workers=workers) as pool:
-        bar_task = bar.add_task("", total=spec.units, completed=done_units, note="")
-        pending = set()
-        try:
-            while True:
-                for b in todo:                         # keep 2 batches a worker in flight
-                    pending.add(pool.submit(task, b))
-                    if len(pending) >= 2 * workers:
-                        break
-                if not pending:
-                    break
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    b, cols = f.result()
-                    tally.add(cols)
-                    rounds_run += len(cols["round"])
-                    rate = rounds_run / (time.perf_counter() - start)
-                    bar.update(bar_task, advance=spec.batch_range(b)[1],
-                               note=f"{rate:,.0f} rounds/s")
-        except KeyboardInterrupt:
-            for f in pending:
-                f.cancel()
-            wait(pending)
-            run.clean_temporaries()
-            raise Interrupted(f"interrupted: {spec.n_batches - run.n_missing:,} of "
-                              f"{spec.n_batches:,} batches are saved; finish with: "
-                              f"scopa-sim simulate --resume {run.root}") from None
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-    elapsed = time.perf_counter() - start
+    try:
+        with executor(workers, scheduler) as ex, bar:
+            bar_task = bar.add_task("", total=spec.units, completed=done_units, note="")
+            start = time.perf_counter()
+            for b, (part, counts) in stream(simulate_part, (spec,), run.missing_batches(), ex):
+                run.save(b, part)
+                tally.merge(counts)
+                rounds_run += counts.rounds
+                rate = rounds_run / (time.perf_counter() - start)
+                bar.update(bar_task, advance=spec.batch_range(b)[1], note=f"{rate:,.0f} rounds/s")
+            elapsed = time.perf_counter() - start
+            workers = ex.workers
+    except KeyboardInterrupt:
+        run.clean_temporaries()
+        raise Interrupted(f"interrupted: {spec.n_batches - run.n_missing:,} of "
+                          f"{spec.n_batches:,} batches are saved; finish with: "
+                          f"scopa-sim simulate --resume {run.root}") from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if not was_finished:
         run.finish(elapsed, workers)
     summary = tally.result()

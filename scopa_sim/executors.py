@@ -1,0 +1,158 @@
+"""Where batches run: an embedded thread pool (one machine, the default) or
+a Dask cluster, behind one small protocol, and `stream`, which runs a batch
+task on either and yields the results in batch order.
+
+    executor.workers             how many batches run at once
+    executor.submit(fn, *args)   a future with .result() and .cancel()
+    executor.close()
+
+A batch task is a pure function of its arguments (a run spec and a batch
+index): it may run on any worker, and twice (Dask retries the tasks of a
+worker that died) without harm, because the consumer, not the task, writes
+results, once per batch, in batch order.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import Any
+
+SCHEDULER_ENV = "SCOPA_SIM_SCHEDULER"
+
+
+def default_workers() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+class Threads:
+    """The embedded pool: batches on threads of this process (the kernels
+    release the GIL). No Dask process is started."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self._pool = ThreadPoolExecutor(max_workers=workers)
+
+    def submit(self, fn: Callable, *args):
+        return self._pool.submit(fn, *args)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Dask:
+    """Batches as Dask tasks on a `distributed.Client`'s cluster; one batch
+    at a time per worker thread (start workers with `--nthreads 1`: the
+    number of worker processes sets the parallelism). The kernels are
+    compiled, or loaded from Numba's cache, once per worker process."""
+
+    def __init__(self, client, owned: bool = False, cluster=None):
+        from distributed.diagnostics.plugin import WorkerPlugin
+
+        class WarmKernels(WorkerPlugin):
+            name = "scopa-sim-warm-kernels"
+
+            def setup(self, worker):
+                warm_kernels()
+
+        self.client, self._owned, self._cluster = client, owned, cluster
+        client.register_plugin(WarmKernels())
+        self.workers = max(1, sum(client.nthreads().values()))
+
+    def submit(self, fn: Callable, *args):
+        return self.client.submit(fn, *args, pure=False)
+
+    def close(self) -> None:
+        if self._owned:                          # ours: made for this command
+            self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def warm_kernels() -> None:
+    """Compile or load the fast kernels in this process (a Dask worker's
+    start-up), so no task pays for it."""
+    from .runner import RunSpec, run_batch
+    for kind in ("rounds", "games"):
+        run_batch(RunSpec.make(**{kind: 1}, strategies=("random", "greedy")), 0)
+
+
+def parse_scheduler(scheduler) -> tuple[str, Any]:
+    """("threads", None), ("local", N) for `local:N`, ("address", text) for
+    a scheduler address, or ("client", client) for a `distributed.Client`."""
+    if scheduler is None or scheduler == "":
+        return "threads", None
+    if isinstance(scheduler, str):
+        text = scheduler.strip()
+        if text.startswith("local:"):
+            n = text[6:]
+            if not n.isdigit() or not 1 <= int(n) <= 256:
+                raise ValueError(f"--cluster takes local:N with N workers 1..256, not {text!r}")
+            return "local", int(n)
+        if "://" not in text or any(c.isspace() for c in text):
+            raise ValueError(f"a scheduler address looks like tcp://HOST:PORT, not {text!r}")
+        return "address", text
+    if type(scheduler).__name__ == "Client" and hasattr(scheduler, "submit"):
+        return "client", scheduler
+    raise ValueError(f"scheduler must be an address (tcp://HOST:PORT), local:N or a "
+                     f"distributed.Client, not {scheduler!r}")
+
+
+@contextmanager
+def executor(workers: int | None = None, scheduler=None):
+    """The executor for `scheduler` (see `parse_scheduler`; None: the
+    `SCOPA_SIM_SCHEDULER` environment variable, else the embedded pool of
+    `workers` threads, default all cores; an executor: itself)."""
+    if isinstance(scheduler, (Threads, Dask)):          # already open: the caller closes it
+        yield scheduler
+        return
+    if scheduler is None:
+        scheduler = os.environ.get(SCHEDULER_ENV) or None
+    kind, value = parse_scheduler(scheduler)
+    if kind == "threads":
+        ex = Threads(workers or default_workers())
+    else:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ValueError("running on a cluster needs Dask: pip install "
+                             "'dask[distributed]'") from None
+        if kind == "local":
+            cluster = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
+                                   dashboard_address=":0")
+            ex = Dask(Client(cluster), owned=True, cluster=cluster)
+        elif kind == "address":
+            try:
+                ex = Dask(Client(value, timeout=10), owned=True)
+            except OSError as e:
+                raise ValueError(f"cannot reach the Dask scheduler at {value}: {e}") from None
+        else:
+            ex = Dask(value)
+    try:
+        yield ex
+    finally:
+        ex.close()
+
+
+def stream(task: Callable, args: tuple, batches: Iterable[int], ex) -> Iterator[tuple[int, Any]]:
+    """`task(*args, b)` for every batch b on executor `ex`, two batches a
+    worker in flight (batches are planned lazily: `batches` may be a huge
+    generator); yields (b, result) in batch order. Closing the generator
+    (a consumer that stops, Ctrl-C) cancels what is still pending."""
+    pending: dict[int, Any] = {}                 # in batch order
+    todo = iter(batches)
+    try:
+        while True:
+            for b in itertools.islice(todo, 2 * ex.workers - len(pending)):
+                pending[b] = ex.submit(task, *args, b)
+            if not pending:
+                return
+            b = next(iter(pending))
+            result = pending[b].result()
+            del pending[b]
+            yield b, result
+    finally:
+        for future in pending.values():
+            future.cancel()
