@@ -8,7 +8,7 @@ in full before anything is read, and only the columns they name are read.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..store import Run
 from . import expr as expression
-from .stats import mean_interval, strict_leader, wilson
+from .stats import Moments, strict_leader, wilson
 
 TABLES = ("rounds", "games")
 
@@ -25,7 +25,7 @@ TABLES = ("rounds", "games")
 class Derived:
     """A column computed from stored ones: what it needs and what it means."""
     needs: Callable[[Run], list[str]]
-    compute: Callable[[Run, pd.DataFrame], pd.Series]
+    compute: Callable[[Run, pd.DataFrame, int], pd.Series]     # (run, rows, batch)
     doc: str
     games_only: bool = False
 
@@ -39,8 +39,8 @@ def _side_of(run: Run, seats: pd.Series, shift: int = 0) -> np.ndarray:
     return np.asarray(r.teams, np.int8)[(seats.to_numpy().astype(np.int64) + shift) % r.players]
 
 
-def _game_winner(run: Run, df: pd.DataFrame) -> pd.Series:
-    games = run.read("games", columns=["game", "winner"])
+def _game_winner(run: Run, df: pd.DataFrame, b: int) -> pd.Series:
+    games = run.read_batch(b, "games", columns=["game", "winner"])      # the batch's games
     return df["game"].map(pd.Series(games["winner"].to_numpy(), index=games["game"])).astype(np.int8)
 
 
@@ -49,20 +49,20 @@ def _others_best(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
 
 
 ROUND_DERIVED: dict[str, Derived] = {
-    "winner": Derived(_points, lambda run, df: strict_leader(df[_points(run)].to_numpy()),
+    "winner": Derived(_points, lambda run, df, b: strict_leader(df[_points(run)].to_numpy()),
                       "side with the most points in the round; -1 on a tie at the top"),
-    "margin": Derived(_points, lambda run, df: df[_points(run)[0]].astype(np.int64)
+    "margin": Derived(_points, lambda run, df, b: df[_points(run)[0]].astype(np.int64)
                       - _others_best(df, _points(run)),
                       "points_0 minus the best other side's points (two sides: points_0 - points_1)"),
-    "total_points": Derived(_points, lambda run, df: df[_points(run)].astype(np.int64).sum(1),
+    "total_points": Derived(_points, lambda run, df, b: df[_points(run)].astype(np.int64).sum(1),
                             "all sides' round points together"),
-    "dealer_side": Derived(lambda run: ["dealer"], lambda run, df: _side_of(run, df["dealer"]),
+    "dealer_side": Derived(lambda run: ["dealer"], lambda run, df, b: _side_of(run, df["dealer"]),
                            "side of the seat that dealt"),
     "leader": Derived(lambda run: ["dealer"],
-                      lambda run, df: ((df["dealer"].astype(np.int64) + 1)
+                      lambda run, df, b: ((df["dealer"].astype(np.int64) + 1)
                                        % run.spec.rules.players).astype(np.int8),
                       "seat that led (the one after the dealer)"),
-    "leader_side": Derived(lambda run: ["dealer"], lambda run, df: _side_of(run, df["dealer"], 1),
+    "leader_side": Derived(lambda run: ["dealer"], lambda run, df, b: _side_of(run, df["dealer"], 1),
                            "side of the seat that led"),
     "game_winner": Derived(lambda run: ["game"], _game_winner,
                            "side that won the round's game (runs of games)", games_only=True),
@@ -70,10 +70,10 @@ ROUND_DERIVED: dict[str, Derived] = {
 
 GAME_DERIVED: dict[str, Derived] = {
     "dealer_side": Derived(lambda run: ["first_dealer"],
-                           lambda run, df: _side_of(run, df["first_dealer"]),
+                           lambda run, df, b: _side_of(run, df["first_dealer"]),
                            "side of the seat that dealt the game's first round"),
     "margin": Derived(lambda run: [f"score_{t}" for t in range(run.spec.rules.n_sides)],
-                      lambda run, df: df["score_0"].astype(np.int64)
+                      lambda run, df, b: df["score_0"].astype(np.int64)
                       - _others_best(df, [f"score_{t}" for t in range(run.spec.rules.n_sides)]),
                       "final score_0 minus the best other side's final score"),
 }
@@ -114,8 +114,9 @@ def _names(expr: str) -> set[str]:
     return expression.names(expr)
 
 
-def load(run: Run, exprs: list[str], table: str = "rounds") -> pd.DataFrame:
-    """The columns the expressions use (stored and derived), and no others."""
+def _columns(run: Run, exprs: list[str], table: str) -> tuple[list[str], list[str]]:
+    """The stored columns to read and the derived ones to compute for the
+    expressions (checked in full first: nothing is read for a bad one)."""
     stored = stored_columns(run, table)
     derived = derived_columns(run, table)
     names = set().union(*(_names(e) for e in exprs))
@@ -127,11 +128,24 @@ def load(run: Run, exprs: list[str], table: str = "rounds") -> pd.DataFrame:
     want = {n for n in names if n in stored}
     for n in names & set(derived):
         want.update(derived[n].needs(run))
-    read = [c for c in stored if c in want] or [stored[0]]
-    df = run.read(table, columns=read)
-    for n in sorted(names & set(derived)):
-        df[n] = derived[n].compute(run, df)
-    return df
+    return [c for c in stored if c in want] or [stored[0]], sorted(names & set(derived))
+
+
+def batches(run: Run, exprs: list[str], table: str = "rounds") -> Iterator[pd.DataFrame]:
+    """Batch by batch, the columns the expressions use (stored and derived),
+    and no others: memory holds one batch, whatever the size of the run."""
+    read, compute = _columns(run, exprs, table)
+    derived = derived_columns(run, table)
+    for b in run.done_batches():
+        df = run.read_batch(b, table, columns=read)
+        for n in compute:
+            df[n] = derived[n].compute(run, df, b)
+        yield df
+
+
+def load(run: Run, exprs: list[str], table: str = "rounds") -> pd.DataFrame:
+    """All the columns the expressions use, in one DataFrame (see `batches`)."""
+    return pd.concat(batches(run, exprs, table), ignore_index=True)
 
 
 def _evaluate(df: pd.DataFrame, expr: str) -> np.ndarray:
@@ -146,25 +160,30 @@ def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -
     if not event.strip():
         raise ValueError("give an event, e.g. \"winner == 0\"")
     exprs = [event] + ([given] if given else [])
-    df = load(run, exprs, table)
-    rows = len(df)
-    if given:
-        cond = _evaluate(df, given)
-        if cond.dtype != bool:
-            raise ValueError(f"condition {given!r} is not true or false per row "
-                             f"(write a comparison, e.g. \"settebello_0 == 1\")")
-        df = df[cond]
-    if len(df) == 0:
+    rows, kind, k, moments = 0, None, 0, Moments()
+    for df in batches(run, exprs, table):
+        rows += len(df)
+        if given:
+            cond = _evaluate(df, given)
+            if cond.dtype != bool:
+                raise ValueError(f"condition {given!r} is not true or false per row "
+                                 f"(write a comparison, e.g. \"settebello_0 == 1\")")
+            df = df[cond]
+        value = _evaluate(df, event)
+        this = "probability" if value.dtype == bool else "mean" if value.dtype.kind in "if" else None
+        if this is None:
+            raise ValueError(f"event {event!r} is neither true/false nor a number per row")
+        kind = kind or this
+        k += int(value.sum()) if this == "probability" else 0
+        moments.add(value.astype(np.float64))
+    if moments.n == 0:
         raise ValueError(f"no row of the {rows:,} satisfies the condition {given!r}")
-    value = _evaluate(df, event)
     out = {"run": str(run.root), "table": table, "event": event, "given": given,
            "rows": rows}
-    if value.dtype == bool:
-        r = wilson(int(value.sum()), len(value))
+    if kind == "probability":
+        r = wilson(k, moments.n)
         out.update(kind="probability", estimate=r.value, k=r.k, n=r.n, low=r.low, high=r.high)
-    elif value.dtype.kind in "if":
-        m = mean_interval(value.astype(np.float64))
-        out.update(kind="mean", estimate=m.mean, sd=m.sd, n=m.n, low=m.low, high=m.high)
     else:
-        raise ValueError(f"event {event!r} is neither true/false nor a number per row")
+        m = moments.result()
+        out.update(kind="mean", estimate=m.mean, sd=m.sd, n=m.n, low=m.low, high=m.high)
     return out

@@ -65,6 +65,31 @@ def mean_from_sums(total: float, total_sq: float, n: int) -> Mean:
     return Mean(mean, float(np.sqrt(var)), n)
 
 
+class Moments:
+    """Count, mean and sum of squared deviations, merged batch by batch
+    (Chan et al.), so a mean over any number of rows needs one batch in memory."""
+
+    def __init__(self):
+        self.n, self.mean, self.m2 = 0, 0.0, 0.0
+
+    def add(self, values) -> None:
+        values = np.asarray(values, np.float64)
+        n = len(values)
+        if n == 0:
+            return
+        mean = float(values.mean())
+        m2 = float(((values - mean) ** 2).sum())
+        total = self.n + n
+        delta = mean - self.mean
+        self.mean += delta * n / total
+        self.m2 += m2 + delta * delta * self.n * n / total
+        self.n = total
+
+    def result(self) -> Mean:
+        sd = float(np.sqrt(self.m2 / (self.n - 1))) if self.n > 1 else float("nan")
+        return Mean(self.mean if self.n else float("nan"), sd, self.n)
+
+
 def mean_interval(values) -> Mean:
     """The mean of `values` with its normal 95% interval."""
     x = np.asarray(values, dtype=np.float64)

@@ -353,13 +353,24 @@ class Run:
         except (pa.ArrowException, OSError) as e:
             raise StoreError(f"cannot read {self.root / table}: {e}") from None
 
+    def read_batch(self, b: int, table: str = "rounds", columns: list[str] | None = None):
+        """One finished batch of a table as a pandas DataFrame (only `columns`)."""
+        path = self.root / table / part_name(b)
+        if b not in self._done or table not in self.tables:
+            raise StoreError(f"{path} is not a finished part of {self.root}")
+        try:
+            return pq.read_table(path, columns=columns).to_pandas()
+        except (pa.ArrowException, OSError) as e:
+            raise StoreError(f"{path} is corrupt: {e}") from None
+
+    @property
+    def tables(self) -> tuple[str, ...]:
+        return ("rounds", "games") if self.spec.games else ("rounds",)
+
     def batches(self, columns: list[str] | None = None):
         """(batch index, DataFrame) for each part file of the rounds table, in order."""
-        for b, path in zip(self.done_batches(), self.part_paths()):
-            try:
-                yield b, pq.read_table(path, columns=columns).to_pandas()
-            except (pa.ArrowException, OSError) as e:
-                raise StoreError(f"{path} is corrupt: {e}") from None
+        for b in self.done_batches():
+            yield b, self.read_batch(b, columns=columns)
 
 
 PART = re.compile(r"part-(\d{6,})\.parquet")

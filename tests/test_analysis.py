@@ -336,3 +336,27 @@ def test_report_files(runs, tmp_path):
     html = write_report(st, tmp_path / "rep.html")[0].read_text()
     assert html.count("data:image/png;base64,") == len(files) - 1
     assert pd.notna(st["match_exact"]["side0_win"])
+
+
+def test_moments_merged_batch_by_batch_equal_the_two_pass_mean():
+    from scopa_sim.analysis.stats import Moments
+    rng = np.random.default_rng(1)
+    values = rng.integers(-5, 30, 10_001).astype(np.float64)
+    m = Moments()
+    for chunk in np.array_split(values, 7):
+        m.add(chunk)
+    direct = mean_interval(values)
+    assert m.n == direct.n
+    assert m.result().mean == pytest.approx(direct.mean, rel=1e-12)
+    assert m.result().sd == pytest.approx(direct.sd, rel=1e-12)
+
+
+def test_ask_streams_batch_by_batch_and_agrees_with_one_frame(runs):
+    run = runs["games"]
+    streamed = ask(run, "game_winner == 0", "round == 0 and settebello_0 == 1")
+    df = load(run, ["game_winner", "round", "settebello_0"])
+    rows = df[(df["round"] == 0) & (df["settebello_0"] == 1)]
+    assert (streamed["k"], streamed["n"]) == (int((rows["game_winner"] == 0).sum()), len(rows))
+    games = run.read("games")
+    winner = dict(zip(games["game"], games["winner"]))
+    assert (df["game_winner"] == df["game"].map(winner)).all()
