@@ -13,7 +13,7 @@ import argparse
 import time
 
 from scopa_sim.analysis.duplicate import compare
-from scopa_sim.runner import default_workers
+from scopa_sim.executors import default_workers
 
 
 def main():

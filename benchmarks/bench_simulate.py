@@ -51,7 +51,8 @@ if "NUMBA_CACHE_DIR" not in os.environ and (ROOT / "scripts" / "cache-dir.sh").e
         check=True).stdout.strip()
 
 from scopa_sim.cli import main as cli_main                              # noqa: E402
-from scopa_sim.runner import RunSpec, default_workers, run_batch        # noqa: E402
+from scopa_sim.executors import default_workers                        # noqa: E402
+from scopa_sim.runner import RunSpec, run_batch                         # noqa: E402
 
 
 def run_cli(args: list[str]) -> tuple[float, float, dict]:
