@@ -178,44 +178,20 @@ class Run:
     @classmethod
     def create(cls, root: str | Path, spec: RunSpec, overwrite: bool = False) -> Run:
         """A new run in `root` (absent or empty; with `overwrite`, a run folder
-        whose run files are removed). The returned run holds the folder's lock."""
+        whose run files are removed). The returned run holds the folder's lock;
+        if anything fails (Ctrl-C too), a folder made here is removed again."""
         root = Path(root)
-        if root.is_symlink():
-            raise StoreError(f"{root} is a symbolic link: give the folder it points to")
-        if root.exists() and not root.is_dir():
-            raise StoreError(f"{root} is a file, not a folder")
-        lock, made = None, not root.exists()
-        replacing = not made and any(root.iterdir())
-        if replacing:
-            if not overwrite:
-                raise StoreError(f"{root} already exists: choose another --out, --resume it, "
-                                 f"or pass --overwrite")
-            if (root / LOCK).is_file():             # a writer at work is named first
-                lock = _lock(root)
-            try:
-                _run_files(root)                    # refuses anything that is not a run
-            except StoreError:
-                if lock is not None:
-                    os.close(lock)
-                raise
+        made = not root.exists()
+        lock = _claim(root, overwrite)
         try:
-            (root / "rounds").mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise StoreError(f"cannot create {root}: {e.strerror}") from None
-        lock = _lock(root) if lock is None else lock
-        try:
-            if replacing:
-                for path in reversed(_run_files(root)):     # files first, then folders
-                    path.rmdir() if path.is_dir() else path.unlink()
-            (root / "rounds").mkdir(exist_ok=True)
-            if spec.games:
-                (root / "games").mkdir(exist_ok=True)
+            for table in ("rounds", "games") if spec.games else ("rounds",):
+                (root / table).mkdir(exist_ok=True)
             manifest = {**spec_dict(spec), "finished": False, "versions": versions(),
                         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                         "elapsed_seconds": 0.0}
             run = cls(root, spec, manifest, lock)
             run.save_manifest()
-        except BaseException as e:          # Ctrl-C too: no half-made run stays behind
+        except BaseException as e:
             os.close(lock)
             if made:
                 shutil.rmtree(root, ignore_errors=True)
@@ -425,6 +401,38 @@ def _run_files(root: Path) -> list[Path]:
         else:
             raise StoreError(f"{not_run}: {entry} is not part of a run")
     return files
+
+
+def _claim(root: Path, overwrite: bool) -> int:
+    """Make `root` ready for a new run and take its lock: a new or empty
+    folder, or (with `overwrite`) a run folder whose run files are removed,
+    after checking it holds nothing else; a writer at work is named first."""
+    if root.is_symlink():
+        raise StoreError(f"{root} is a symbolic link: give the folder it points to")
+    if root.exists() and not root.is_dir():
+        raise StoreError(f"{root} is a file, not a folder")
+    replacing = root.exists() and any(root.iterdir())
+    if replacing and not overwrite:
+        raise StoreError(f"{root} already exists: choose another --out, --resume it, "
+                         f"or pass --overwrite")
+    if not (root / LOCK).is_file():
+        if replacing:
+            _run_files(root)                    # refuses anything not a run, before writing
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot create {root}: {e.strerror}") from None
+    lock = _lock(root)
+    try:
+        if replacing:
+            for path in reversed(_run_files(root)):      # files first, then folders
+                path.rmdir() if path.is_dir() else path.unlink()
+    except BaseException as e:
+        os.close(lock)
+        if isinstance(e, OSError):
+            raise StoreError(f"cannot remove the run in {root}: {e.strerror}") from None
+        raise
+    return lock
 
 
 def _lock(root: Path) -> int:
