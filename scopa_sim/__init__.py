@@ -11,7 +11,7 @@ command line's help) does not load Numba, pandas or pyarrow.
 import importlib
 
 _WHERE = {"card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
-          "Game": "engine", "legal_captures": "engine", "legal_moves": "engine",
+          "Game": "engine", "Round": "engine", "legal_captures": "engine", "legal_moves": "engine",
           "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "trace_round": "runner",
           "STRATEGIES": "strategies", "parse_strategy": "strategies"}
 __all__ = sorted(_WHERE)

@@ -1,5 +1,5 @@
 """The checked, step-by-step face of the engine: legal moves of a position,
-and a `Game` round that can be dealt, stepped, replayed and printed.
+and a `Round` round that can be dealt, stepped, replayed and printed.
 
 The moves and scores come from the same kernels as the simulator; this module
 adds the checks and the bookkeeping a person needs.
@@ -126,12 +126,12 @@ def _moves(hand: int, table: int, packed: np.ndarray, b: _Buffers) -> list[Move]
     return [(int(c), tuple(cards_of(int(m)))) for c, m in zip(b.cards[:n], b.takes[:n])]
 
 
-class Game:
+class Round:
     """One round, played move by move with every move checked.
 
-    Deal it from a deck order (`Game(deck=..., dealer=...)`, the kernel's deal:
+    Deal it from a deck order (`Round(deck=..., dealer=...)`, the kernel's deal:
     table first, then a card at a time from the leader) or set a position
-    (`Game.from_position(hands=..., table=..., deck=...)`). `play` checks
+    (`Round.from_position(hands=..., table=..., deck=...)`). `play` checks
     each move; `log()` prints the round.
     """
 
@@ -142,6 +142,7 @@ class Game:
         if sorted(deck) != list(range(40)):
             raise ValueError(f"a deck order lists all 40 cards once (got {len(deck)})")
         dealer = _seat("dealer", dealer, self.rules.players)
+        self.deck_order = list(deck)           # the round as dealt (None from a position)
         table = deck[:self.rules.table_size]
         self._setup(dealer, [[] for _ in range(self.rules.players)], table,
                     deck[self.rules.table_size:])
@@ -149,7 +150,7 @@ class Game:
     @classmethod
     def from_position(cls, hands: Sequence[str | Iterable[Card]], table: str | Iterable[Card],
                       rules: str | Rules = "scopa", deck: str | Iterable[Card] = (),
-                      dealer: int = 0, turn: int | None = None) -> Game:
+                      dealer: int = 0, turn: int | None = None) -> Round:
         """A round from explicit hands (one per seat), table and undealt deck
         (in dealing order), checked to be reachable under the rules.
 
@@ -160,6 +161,7 @@ class Game:
         """
         game = cls.__new__(cls)
         game.rules = r = Rules.resolve(rules)
+        game.deck_order = None
         hands = _hands(hands, r.players)
         table, deck = parse_cards(table), parse_cards(deck)
         everything = [c for h in hands for c in h] + table + deck
@@ -194,9 +196,9 @@ class Game:
         self._leftover = None
         self._deal_if_needed()
 
-    def copy(self) -> Game:
+    def copy(self) -> Round:
         """An independent copy of the round so far (for search and what-ifs)."""
-        game = Game.__new__(Game)
+        game = Round.__new__(Round)
         game.__dict__.update(self.__dict__)
         game.hands = [list(h) for h in self.hands]
         game.table, game.deck = list(self.table), list(self.deck)
@@ -371,9 +373,88 @@ class Game:
         return "\n".join(lines)
 
 
+class Game:
+    """A game: rounds until a side reaches the target with the top score its
+    own (`Rules.game_over`; a tie at the top plays on), the deal passing
+    each round. Every round is a checked `Round` (`game.round`); `play`,
+    `legal_moves` and `suggest` act on it. The decks come from `decks` (one
+    deck order per round: a recorded game, replayed) or are shuffled from
+    `seed`.
+    """
+
+    def __init__(self, rules: str | Rules = "scopa", first_dealer: int = 0,
+                 decks: Iterable[str | Iterable[Card]] | None = None, seed: int | None = None):
+        import random
+        self.rules = Rules.resolve(rules)
+        dealer = _seat("first_dealer", first_dealer, self.rules.players)
+        self._decks = iter(decks) if decks is not None else None
+        self._random = random.Random(None if seed is None else int(_seed(seed)))
+        self.scores = [0] * self.rules.n_sides
+        self.rounds: list[Round] = []
+        self._deal(dealer)
+
+    def _deal(self, dealer: int) -> None:
+        if self._decks is None:
+            deck = list(range(40))
+            self._random.shuffle(deck)
+        else:
+            deck = next(self._decks, None)
+            if deck is None:
+                raise ValueError(f"the game needs a deck for round {len(self.rounds)}: "
+                                 f"only {len(self.rounds)} were given")
+        self.rounds.append(Round(self.rules, deck=deck, dealer=dealer))
+
+    @property
+    def round(self) -> Round:
+        """The round being played (or the last one, once the game is over)."""
+        return self.rounds[-1]
+
+    @property
+    def done(self) -> bool:
+        return self.round.done and self.rules.game_over(self.scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won, once the game is over."""
+        return self.scores.index(max(self.scores)) if self.done else None
+
+    def legal_moves(self) -> list[Move]:
+        return [] if self.done else self.round.legal_moves()
+
+    def play(self, card: Card, captured: str | Iterable[Card] | None = None) -> Move:
+        """Play a move in the current round (checked as `Round.play`); at the
+        end of a round, its points are added and the next round is dealt."""
+        if self.done:
+            raise ValueError("the game is over")
+        move = self.round.play(card, captured)
+        if self.round.done:
+            result = self.round.result()
+            for t in range(self.rules.n_sides):
+                self.scores[t] += result[f"points_{t}"]
+            if not self.done:
+                self._deal((self.round.dealer + 1) % self.rules.players)
+        return move
+
+    def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:
+        return self.round.suggest(strategy, seed)
+
+    def log(self) -> str:
+        """Every round's log, with the scores after it."""
+        lines, scores = [], [0] * self.rules.n_sides
+        for k, r in enumerate(self.rounds):
+            lines += [f"round {k}", r.log()]
+            if r.done:
+                res = r.result()
+                scores = [s + res[f"points_{t}"] for t, s in enumerate(scores)]
+                lines.append("score: " + " - ".join(map(str, scores)))
+        if self.done:
+            lines.append(f"side {self.winner} wins the game")
+        return "\n".join(lines)
+
+
 def _check_kernel_position(rules: Rules, pos: np.ndarray, deck: np.ndarray) -> None:
     """Refuse a kernel position a strategy cannot safely search from. An
-    internal check (a ValueError here is a bug in `Game`): a bad position
+    internal check (a ValueError here is a bug in `Round`): a bad position
     must never reach the kernels, which trust their inputs."""
     def bad(why):
         raise ValueError(f"internal: bad kernel position: {why}")

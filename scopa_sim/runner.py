@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import kernels, schema
-from .engine import Game
+from .engine import Round
 from .executors import executor, stream
 from .kernels import layout as L
 from .rules import Rules
@@ -166,9 +166,9 @@ def simulate(rounds: int | None = None, games: int | None = None,
 
 
 def trace_round(seed: int, index: int, strategies=("random", "greedy"),
-                rules: str | Rules = "scopa") -> Game:
+                rules: str | Rules = "scopa") -> Round:
     """Round `index` of a rounds run with this seed, replayed move by move
-    through the checked `Game` (so an illegal kernel move raises)."""
+    through the checked `Round` (so an illegal kernel move raises)."""
     whole(index, "round index", 0, MAX_UNITS - 1)
     spec = RunSpec.make(rounds=index + 1, strategies=strategies, rules=rules, seed=seed)
     rules_v, ids, params, best = spec.packed()
@@ -178,7 +178,7 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
     kernels.simulate_rounds(np.uint64(seed), index, rules_v, ids, params, best, sides, rounds,
                             *scratch)
     deck, log = scratch[1], scratch[6]
-    game = Game(spec.rules, deck=[int(c) for c in deck], dealer=index % spec.rules.players)
+    game = Round(spec.rules, deck=[int(c) for c in deck], dealer=index % spec.rules.players)
     for seat, card, take in log[:40 - spec.rules.table_size]:
         if seat != game.turn:
             raise AssertionError(f"kernel played seat {seat} out of turn (expected {game.turn})")

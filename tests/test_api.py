@@ -72,13 +72,13 @@ def test_bad_input_to_the_api_is_a_value_error():
 
 
 def test_game_rejects_illegal_moves():
-    game = scopa_sim.Game.from_position(hands=["7d 2c", "Kc 3d"], table="3s 4h", dealer=1)
+    game = scopa_sim.Round.from_position(hands=["7d 2c", "Kc 3d"], table="3s 4h", dealer=1)
     with pytest.raises(ValueError, match="cannot play Kc"):
         game.play("Kc")
     with pytest.raises(ValueError, match="cannot take"):
         game.play("2c", "3s")
     with pytest.raises(ValueError, match="in two places"):
-        scopa_sim.Game.from_position(hands=["7d", "7d"], table="")
+        scopa_sim.Round.from_position(hands=["7d", "7d"], table="")
 
 
 def test_simulate_schema_and_determinism():
@@ -111,3 +111,31 @@ def test_greedy_beats_random():
     df = scopa_sim.simulate(rounds=4000, strategies=("greedy", "random"), seed=11)
     margin = (df["points_0"] - df["points_1"]).mean()
     assert margin > 0.5
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_game_plays_rounds_to_the_target_and_replays(seed):
+    import random
+    rules = scopa_sim.Rules.preset("scopa").with_options(target=3)   # ties at the top are common
+    pick = random.Random(seed)
+    game = scopa_sim.Game(rules, first_dealer=seed % 2, seed=seed)
+    moves, totals = [], [0, 0]
+    while not game.done:
+        move = pick.choice(game.legal_moves())
+        moves.append(move)
+        before = len(game.rounds)
+        game.play(*move)
+        if game.rounds[before - 1].done:                  # a round ended: points added
+            res = game.rounds[before - 1].result()
+            totals = [totals[t] + res[f"points_{t}"] for t in range(2)]
+            assert game.scores == totals
+            assert rules.game_over(totals) == game.done
+    assert [r.dealer for r in game.rounds] == [(seed + k) % 2 for k in range(len(game.rounds))]
+    assert game.winner == max(range(2), key=totals.__getitem__) and game.legal_moves() == []
+    with pytest.raises(ValueError, match="game is over"):
+        game.play(*moves[-1])
+    decks = [r.deck_order for r in game.rounds]
+    replay = scopa_sim.Game(rules, first_dealer=seed % 2, decks=decks)
+    for move in moves:
+        replay.play(*move)
+    assert replay.done and replay.log() == game.log()
