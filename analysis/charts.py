@@ -158,6 +158,27 @@ def heatmap(tour: dict):
     return fig
 
 
+def odds(data: dict):
+    """P(side 0 wins the game) from every score below the target (`odds`)."""
+    t = np.array(data["table"], dtype=float)
+    fig, ax = plt.subplots(figsize=SIZE, dpi=DPI, layout="constrained")
+    im = ax.imshow(t, cmap="RdBu", vmin=0, vmax=1, origin="lower")
+    if len(t) <= 21:
+        for i in range(len(t)):
+            for j in range(len(t)):
+                ax.text(j, i, f"{t[i, j]:.2f}", ha="center", va="center", fontsize=7,
+                        color="white" if abs(t[i, j] - 0.5) > 0.3 else "black")
+    ax.set_xlabel("side 1's score (theirs)")
+    ax.set_ylabel("side 0's score (mine)")
+    who = " vs ".join(data["strategies"])
+    dealer = "averaged over the dealer" if data["dealer"] is None else f"seat {data['dealer']} deals"
+    ax.set_title(f"P(side 0 wins the game to {data['target']}) from each score, {data['rules']}\n"
+                 f"{who}, {data['rounds']:,} simulated rounds\n(Markov chain; {dealer})",
+                 fontsize=10)
+    fig.colorbar(im, ax=ax, label="probability side 0 wins")
+    return fig
+
+
 KINDS: dict[str, tuple[Callable, str]] = {
     "winrates": (winrates, "run"),
     "categories": (categories, "run"),
@@ -165,6 +186,7 @@ KINDS: dict[str, tuple[Callable, str]] = {
     "convergence": (convergence, "run"),
     "rounds": (rounds, "games"),
     "heatmap": (heatmap, "tournament"),
+    "odds": (odds, "odds"),
 }
 
 

@@ -35,8 +35,9 @@ def _cycle_solve(rhs: np.ndarray, stay: np.ndarray) -> np.ndarray:
     return np.linalg.solve(m, rhs)
 
 
-def win_probability(dist, target: int) -> np.ndarray:
-    """P(side 0 wins the game | the first round is dealt by seat d), for each d.
+def win_table(dist, target: int) -> np.ndarray:
+    """P(side 0 wins the game | the score is (s0, s1) and seat d deals the
+    next round) as v[s0, s1, d], for every score below the target.
 
     `dist[d, a, b]` is the probability that a round dealt by seat d gives side
     0 `a` points and side 1 `b` points; the deal moves one seat on each round
@@ -67,7 +68,12 @@ def win_probability(dist, target: int) -> np.ndarray:
             block = v[i:i + na, j:j + nb, :][:, :, nxt]          # V(s + (a, b), d + 1)
             rhs = np.einsum("dab,abd->d", dist, block)   # (0, 0) term: v[i, j] is still 0
             v[i, j] = _cycle_solve(rhs, stay)
-    return v[0, 0].copy()
+    return v[:target, :target].copy()
+
+
+def win_probability(dist, target: int) -> np.ndarray:
+    """P(side 0 wins the game | the first round is dealt by seat d), for each d."""
+    return win_table(dist, target)[0, 0]
 
 
 def match_probability(dist, target: int, first_dealer=None) -> float:

@@ -207,3 +207,28 @@ def report_view(st: dict) -> tuple[list[Section], list[dict]]:
         t.add("created", tp["created"])
     secs.append(t)
     return secs, recs
+
+
+# ---- odds --------------------------------------------------------------------------------
+def odds_view(r: dict) -> tuple[list[Section], list[dict]]:
+    who = " vs ".join(r["strategies"])
+    dealer = "either seat dealing next" if r["dealer"] is None else f"seat {r['dealer']} dealing next"
+    secs = []
+    if "score" in r:
+        s = Section(f"P(side 0 wins the game to {r['target']}) from {r['score'][0]}-"
+                    f"{r['score'][1]}, {r['rules']}: {who}, {dealer}",
+                    ["", "estimate", "95% CI", "n"])
+        s.add(f"from {r['score'][0]}-{r['score'][1]}", f"{r['win']:.4f}",
+              f"[{r['win_low']:.4f}, {r['win_high']:.4f}]", f"{r['rounds']:,} rounds")
+        s.caption = ("a Markov chain over the per-round score distribution of the simulated "
+                     f"rounds; the interval is a bootstrap ({r['bootstrap']} resamplings)")
+        secs.append(s)
+    t = r["table"]
+    grid = Section(f"P(side 0 wins) by score: rows side 0 (mine), columns side 1 (theirs); "
+                   f"{who}, {dealer}", ["mine \\ theirs", *map(str, range(len(t)))])
+    for i, row in enumerate(t):
+        grid.add(str(i), *(f"{p:.2f}" for p in row))
+    secs.append(grid)
+    recs = [{"score_0": i, "score_1": j, "estimate": t[i][j], "low": r["low"][i][j],
+             "high": r["high"][i][j]} for i in range(len(t)) for j in range(len(t))]
+    return secs, recs

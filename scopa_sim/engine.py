@@ -373,23 +373,39 @@ class Round:
         return "\n".join(lines)
 
 
+def _scores(scores, rules: Rules) -> list[int]:
+    """Starting scores: one whole number per side, none at the target yet."""
+    if scores is None:
+        return [0] * rules.n_sides
+    scores = list(scores)
+    if len(scores) != rules.n_sides or not all(
+            isinstance(s, (int, np.integer)) and not isinstance(s, bool) and 0 <= s < rules.target
+            for s in scores):
+        raise ValueError(f"scores are {rules.n_sides} whole numbers 0..{rules.target - 1} "
+                         f"(one per side, below the target), not {scores!r}")
+    return [int(s) for s in scores]
+
+
 class Game:
     """A game: rounds until a side reaches the target with the top score its
     own (`Rules.game_over`; a tie at the top plays on), the deal passing
     each round. Every round is a checked `Round` (`game.round`); `play`,
     `legal_moves` and `suggest` act on it. The decks come from `decks` (one
     deck order per round: a recorded game, replayed) or are shuffled from
-    `seed`.
+    `seed`. A game may start from a score (`scores`, one per side, below
+    the target), as from the middle of a match.
     """
 
     def __init__(self, rules: str | Rules = "scopa", first_dealer: int = 0,
-                 decks: Iterable[str | Iterable[Card]] | None = None, seed: int | None = None):
+                 decks: Iterable[str | Iterable[Card]] | None = None, seed: int | None = None,
+                 scores: Sequence[int] | None = None):
         import random
         self.rules = Rules.resolve(rules)
         dealer = _seat("first_dealer", first_dealer, self.rules.players)
         self._decks = iter(decks) if decks is not None else None
         self._random = random.Random(None if seed is None else int(_seed(seed)))
-        self.scores = [0] * self.rules.n_sides
+        self.scores = _scores(scores, self.rules)
+        self._start = tuple(self.scores)
         self.rounds: list[Round] = []
         self._deal(dealer)
 
@@ -440,7 +456,7 @@ class Game:
 
     def log(self) -> str:
         """Every round's log, with the scores after it."""
-        lines, scores = [], [0] * self.rules.n_sides
+        lines, scores = [], list(self._start)
         for k, r in enumerate(self.rounds):
             lines += [f"round {k}", r.log()]
             if r.done:

@@ -297,4 +297,54 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
     emit(result, view, fmt)
 
 
-COMMANDS = (compare, tournament, report, ask, plot)
+# ---- odds ------------------------------------------------------------------------
+@click.command()
+@click.option("--score", metavar="MINE-THEIRS", help="The score now, side 0's first, e.g. 7-9.")
+@click.option("--dealer", type=int, help="The seat that deals the next round (default: the "
+                                         "average over the seats).")
+@click.option("--strategies", "-s", default="counter,counter", show_default=True,
+              help="The strategies of side 0 and side 1, comma-separated.")
+@click.option("--rounds", type=click.IntRange(1_000, 10**9), default=200_000, show_default=True,
+              help="Rounds to simulate for the per-round score distribution.")
+@click.option("--bootstrap", type=click.IntRange(0, 10_000), default=200, show_default=True,
+              help="Resamplings for the 95% intervals.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw the heat map of every score pair (.png, .svg or .pdf).")
+@rules_options
+@run_options
+@FORMAT
+@QUIET
+def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rule_options,
+         seed, workers, scheduler, cluster, batch_size, fmt, quiet):
+    """The probability of winning the game from a score.
+
+    Simulates rounds of the strategies, takes their per-round score
+    distribution for each dealer seat, and solves the game to the target as
+    a Markov chain (the deal passing, a tie at the top playing on) from every
+    score below the target, with 95% bootstrap intervals. Two sides only.
+
+    \b
+    Examples:
+      scopa-sim odds --score 7-9
+      scopa-sim odds --score 9-9 --dealer 0 --strategies pimc,counter --rounds 20000
+      scopa-sim odds --rule target=21 --out odds.png
+    """
+    from ..analysis import charts
+    from ..analysis.odds import odds as run_odds
+    from ..analysis.views import odds_view
+    if out_file is not None:
+        charts.check_format(out_file)
+        check_writable(out_file)
+    rules = parse_rules(rules_name, rule_options)
+    with progress(quiet, "odds") as bar:
+        task = bar.add_task("", total=rounds, note="rounds")
+        result = run_odds(strategies, rules, score=score, dealer=dealer, seed=parse_seed(seed),
+                          rounds=rounds, bootstrap=bootstrap, workers=workers,
+                          scheduler=where(scheduler, cluster),
+                          progress=lambda n: bar.advance(task, n))
+    if out_file is not None:
+        charts.draw("odds", result, out_file)
+    emit(result, odds_view, fmt)
+
+
+COMMANDS = (compare, tournament, report, ask, plot, odds)

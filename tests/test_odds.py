@@ -1,0 +1,66 @@
+"""Odds from a score: the Markov table against games played out from the
+same scores (by the checked Python `Game`, random moves, which is what the
+`random` strategy plays), within their intervals."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+
+import scopa_sim
+from scopa_sim.analysis.odds import odds
+from scopa_sim.analysis.stats import wilson
+from scopa_sim.cli import main
+
+
+@pytest.fixture(scope="module")
+def table():
+    return odds(("random", "random"), seed=1, rounds=100_000, bootstrap=50)
+
+
+def play_out(score, games: int, seed: int) -> int:
+    """Side 0's wins in `games` games from `score`, random moves, the first
+    round dealt by each seat in turn (as the odds average over the dealer)."""
+    pick, wins = random.Random(seed), 0
+    for g in range(games):
+        game = scopa_sim.Game(first_dealer=g % 2, seed=seed * 10_000 + g, scores=score)
+        while not game.done:
+            game.play(*pick.choice(game.legal_moves()))
+        wins += game.winner == 0
+    return wins
+
+
+@pytest.mark.parametrize("score", [(9, 5), (5, 9), (10, 10)])
+def test_the_markov_odds_agree_with_games_played_from_the_score(table, score):
+    p = table["table"][score[0]][score[1]]
+    assert table["low"][score[0]][score[1]] <= p <= table["high"][score[0]][score[1]]
+    r = wilson(play_out(score, 300, sum(score)), 300)
+    # both are estimates: they must overlap, the Markov one within the games' 95% interval
+    # widened by its own bootstrap halfwidth (a 300-game interval is about +-0.055)
+    margin = (table["high"][score[0]][score[1]] - table["low"][score[0]][score[1]]) / 2
+    assert r.low - margin <= p <= r.high + margin, (score, p, r)
+
+
+def test_odds_are_symmetric_and_monotone(table):
+    t = table["table"]
+    assert t[10][0] > t[5][0] > t[0][0] > t[0][5] > t[0][10]
+    assert t[3][3] == pytest.approx(0.5, abs=0.05)        # random vs random: an even game
+
+
+@pytest.mark.parametrize("args, needle", [(["--score", "11-3"], "not below the target"),
+                                          (["--score", "7:9"], "MINE-THEIRS"),
+                                          (["--score", "7-9", "--rules", "scopa-3"], "two sides"),
+                                          (["--dealer", "5"], "seat")])
+def test_odds_bad_input_is_one_line(args, needle):
+    result = CliRunner().invoke(main, ["odds", "--rounds", "2000", *args])
+    assert result.exit_code == 2 and needle in result.stderr, result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_odds_command_prints_the_score_and_the_table(tmp_path):
+    result = CliRunner().invoke(main, ["odds", "--score", "7-9", "--strategies", "greedy,random",
+                                       "--rounds", "20000", "--bootstrap", "20", "--seed", "3",
+                                       "--out", str(tmp_path / "odds.png"), "--quiet"])
+    assert result.exit_code == 0, result.stderr
+    assert "7-9" in result.stdout and (tmp_path / "odds.png").stat().st_size > 1000
