@@ -14,14 +14,14 @@ import time
 import numpy as np
 import pytest
 
-from scopa_sim import PRESETS, STRATEGIES, Game, Rules, legal_captures, legal_moves
+from scopa_sim import PRESETS, STRATEGIES, Round, Rules, legal_captures, legal_moves
 from scopa_sim.cards import names, parse_cards
 from scopa_sim.strategies import parse_strategy
 
 ALL_CARDS = list(range(40))
 NINE = Rules.preset("scopa-4-nine")
 
-# (what, keyword arguments of Game.from_position, text the ValueError must name)
+# (what, keyword arguments of Round.from_position, text the ValueError must name)
 BAD_POSITIONS = [
     ("hands of 3 and 1", dict(hands=["7d 2c 3h", "Kc"], table="3s 4h"), "hand sizes 1, 3"),
     ("a seat has played twice", dict(hands=["7d 2c 3h", "Kc"], table="3s 4h", dealer=1),
@@ -73,35 +73,35 @@ BAD_POSITIONS = [
 @pytest.mark.parametrize("what, kwargs, problem", BAD_POSITIONS, ids=[b[0] for b in BAD_POSITIONS])
 def test_an_impossible_position_is_refused_naming_the_problem(what, kwargs, problem):
     with pytest.raises(ValueError, match=problem) as error:
-        Game.from_position(**kwargs)
+        Round.from_position(**kwargs)
     assert "\n" not in str(error.value)
 
 
 def test_reachable_positions_are_accepted_and_fix_the_seat_to_play():
-    game = Game.from_position(hands=["7d 2c", "Kc Qs 2d"], table="3s 4h", dealer=1)
+    game = Round.from_position(hands=["7d 2c", "Kc Qs 2d"], table="3s 4h", dealer=1)
     assert game.turn == 1                                   # seat 0 has played this deal
-    game = Game.from_position(hands=["", "", "", "Kc"], table="3s", rules="scopa-4", dealer=3)
+    game = Round.from_position(hands=["", "", "", "Kc"], table="3s", rules="scopa-4", dealer=3)
     assert game.turn == 3                                   # the dealer plays last
-    game = Game.from_position(hands=["", ""], table="3s 4h", deck=ALL_CARDS[30:36], dealer=1)
+    game = Round.from_position(hands=["", ""], table="3s 4h", deck=ALL_CARDS[30:36], dealer=1)
     assert [len(h) for h in game.hands] == [3, 3] and game.turn == 0     # dealt on the spot
-    start = Game.from_position(hands=["", ""], table=ALL_CARDS[:4], deck=ALL_CARDS[4:])
-    assert start.hands == Game(deck=ALL_CARDS).hands and start.turn == 1
+    start = Round.from_position(hands=["", ""], table=ALL_CARDS[:4], deck=ALL_CARDS[4:])
+    assert start.hands == Round(deck=ALL_CARDS).hands and start.turn == 1
 
 
 @pytest.mark.parametrize("dealer", [2, -1, True, 0.0, "0", None])
 def test_a_deck_order_needs_a_whole_seat_as_dealer(dealer):
     with pytest.raises(ValueError, match="dealer must be a seat 0..1"):
-        Game(deck=ALL_CARDS, dealer=dealer)
+        Round(deck=ALL_CARDS, dealer=dealer)
 
 
 @pytest.mark.parametrize("seed", [-1, 2 ** 64, 1.5, 2.0, True, "1", None])
 def test_suggest_refuses_a_bad_seed(seed):
     with pytest.raises(ValueError, match="seed must be a whole number 0..2\\*\\*64-1"):
-        Game(deck=ALL_CARDS).suggest("random", seed=seed)
+        Round(deck=ALL_CARDS).suggest("random", seed=seed)
 
 
 def test_suggest_takes_any_seed_in_range():
-    game = Game(deck=ALL_CARDS)
+    game = Round(deck=ALL_CARDS)
     for seed in (0, 2 ** 64 - 1, np.uint64(2 ** 63), np.int64(5)):
         assert game.suggest("pimc:samples=2", seed=seed) in game.legal_moves()
     with pytest.raises(ValueError, match="unknown strategy"):
@@ -149,11 +149,11 @@ def test_a_strategy_built_by_hand_is_checked_too():
 
 
 def test_a_game_changed_behind_its_back_is_refused_not_played():
-    game = Game(deck=ALL_CARDS)                   # seat 1 leads
+    game = Round(deck=ALL_CARDS)                   # seat 1 leads
     game.turn = 0
     with pytest.raises(ValueError, match="internal: bad kernel position: seat 0 is not the seat"):
         game.suggest("random")
-    game = Game(deck=ALL_CARDS)
+    game = Round(deck=ALL_CARDS)
     game.hands[1].append(game.table[0])
     with pytest.raises(ValueError, match="distinct cards"):
         game.legal_moves()
@@ -168,7 +168,7 @@ def test_legal_moves_of_the_largest_position_fit_the_kernel_buffers():
 
 
 # ---- the exact endgame on a rebuilt position ------------------------------
-def _value(game: Game, side: int) -> int:
+def _value(game: Round, side: int) -> int:
     """Exact round margin for `side` with best play by everyone."""
     if game.done:
         res = game.result()
@@ -191,7 +191,7 @@ def test_a_rebuilt_position_hides_the_cards_out_of_the_round_from_nobody():
         game = _random_game(rng, PRESETS["scopa"], plays=30 + rng.randrange(4))
         if game.done or len(game.legal_moves()) < 2:
             continue
-        rebuilt = Game.from_position(hands=game.hands, table=game.table, dealer=game.dealer)
+        rebuilt = Round.from_position(hands=game.hands, table=game.table, dealer=game.dealer)
         side = rebuilt.rules.teams[rebuilt.turn]
         values = {}
         for move in rebuilt.legal_moves():
@@ -220,11 +220,11 @@ def _rules(name: str) -> Rules:
     return custom.get(name) or Rules.preset(name)
 
 
-def _random_game(rng: random.Random, rules: Rules, plays: int) -> Game:
+def _random_game(rng: random.Random, rules: Rules, plays: int) -> Round:
     """A round dealt from a random deck and played `plays` random moves in."""
     deck = ALL_CARDS[:]
     rng.shuffle(deck)
-    game = Game(rules, deck=deck, dealer=rng.randrange(rules.players))
+    game = Round(rules, deck=deck, dealer=rng.randrange(rules.players))
     for _ in range(plays):
         if game.done:
             break
@@ -232,7 +232,7 @@ def _random_game(rng: random.Random, rules: Rules, plays: int) -> Game:
     return game
 
 
-def _position(game: Game) -> dict:
+def _position(game: Round) -> dict:
     return dict(hands=[names(h) for h in game.hands], table=names(game.table),
                 deck=names(game.deck), dealer=game.dealer, turn=game.turn)
 
@@ -277,7 +277,7 @@ def _mangle(rng: random.Random, position: dict, players: int) -> dict:
     return p
 
 
-def _tamper(rng: random.Random, game: Game) -> Game:
+def _tamper(rng: random.Random, game: Round) -> Round:
     """The game with its state changed behind its back."""
     kind, seat = rng.randrange(4), rng.randrange(game.rules.players)
     if kind == 0:
@@ -314,7 +314,7 @@ def fuzz(seed: int, rounds: int) -> None:
             game = _random_game(rng, rules, plays)
             print(f"{name} round {k} after {plays} plays: {json.dumps(_position(game))}",
                   flush=True)
-            rebuilt = Game.from_position(rules=rules, **_position(game))
+            rebuilt = Round.from_position(rules=rules, **_position(game))
             for strategy in EVERY:
                 ask(game, strategy, "played")
                 ask(rebuilt, strategy, "rebuilt")
@@ -330,7 +330,7 @@ def fuzz(seed: int, rounds: int) -> None:
                 mangled = _mangle(rng, _position(game), rules.players)
                 print(f"{name} mangled {k}.{m}: {json.dumps(mangled)}", flush=True)
                 try:
-                    hostile = Game.from_position(rules=rules, **mangled)
+                    hostile = Round.from_position(rules=rules, **mangled)
                 except ValueError as error:
                     assert "\n" not in str(error)
                     counts["refused"] += 1
@@ -342,7 +342,7 @@ def fuzz(seed: int, rounds: int) -> None:
 
 def test_no_position_or_strategy_crashes_or_hangs_the_process():
     for strategy in EVERY:                        # compile in this process, not the child
-        Game(deck=ALL_CARDS).suggest(strategy)
+        Round(deck=ALL_CARDS).suggest(strategy)
     start = time.monotonic()
     try:
         child = subprocess.run([sys.executable, __file__, "fuzz", "1", "8"], capture_output=True,

@@ -1,7 +1,7 @@
 """Invariants of every round, over seeds, strategy mixes and rule sets.
 
 Checked on ``scopa_sim.simulate`` rows and on ``scopa_sim.trace_round``,
-which replays the kernel's moves through the checked Python ``Game`` (and
+which replays the kernel's moves through the checked Python ``Round`` (and
 raises on an illegal move).
 """
 

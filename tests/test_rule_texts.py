@@ -1,7 +1,7 @@
 """The examples and FAQ of the rule texts in shared/seeds, move by move."""
 import pytest
 
-from scopa_sim import Game, legal_captures, legal_moves, parse_cards
+from scopa_sim import Round, legal_captures, legal_moves, parse_cards
 
 
 def cards(text):
@@ -49,7 +49,7 @@ SCRIPT = [
 
 
 def test_seed_003_worked_example_two_deals():
-    game = Game("scopa", deck=stacked_deck(), dealer=ADA)
+    game = Round("scopa", deck=stacked_deck(), dealer=ADA)
     assert sorted(game.table) == list(cards(TABLE))
     assert game.hands[YOU] == sorted(parse_cards(DEAL_1[YOU]))
     assert game.hands[ADA] == sorted(parse_cards(DEAL_1[ADA]))
@@ -69,7 +69,7 @@ def test_seed_003_worked_example_two_deals():
 
 
 def test_seed_003_last_play_clearing_the_table_is_no_scopa():
-    game = Game.from_position(hands=["7h", ""], table="4c 3s", dealer=0)  # seat 1 has played
+    game = Round.from_position(hands=["7h", ""], table="4c 3s", dealer=0)  # seat 1 has played
     game.play("7h", "4c 3s")
     assert game.done and game.scopas == [0, 0]
     assert game.result()["scopas_0"] == 0
@@ -100,15 +100,15 @@ def test_seed_002_single_card_beats_a_sum():
 
 
 def test_seed_002_priority_denies_the_sweep():
-    game = Game.from_position(hands=["7d 2c", "Kc 3d"], table="7s 3c 4h", dealer=1)
+    game = Round.from_position(hands=["7d 2c", "Kc 3d"], table="7s 3c 4h", dealer=1)
     game.play("7d", "7s")
     assert sorted(game.table) == list(cards("3c 4h")) and game.scopas == [0, 0]
     with pytest.raises(ValueError, match="cannot take"):
-        Game.from_position(hands=["7d", "Kc"], table="7s 3c 4h", dealer=1).play("7d", "3c 4h")
+        Round.from_position(hands=["7d", "Kc"], table="7s 3c 4h", dealer=1).play("7d", "3c 4h")
 
 
 def test_seed_002_leftovers_go_to_the_last_capturer_without_scopa():
-    game = Game.from_position(hands=["5d 2c", "3h 6h"], table="5s 4c", dealer=1)
+    game = Round.from_position(hands=["5d 2c", "3h 6h"], table="5s 4c", dealer=1)
     for card, take in (("5d", "5s"), ("3h", ""), ("2c", ""), ("6h", "4c 2c")):
         game.play(card, take.split())
     res = game.result()
@@ -121,7 +121,7 @@ def test_seed_002_empty_table_forces_a_trail():
 
 
 def test_seed_002_tied_coins_score_nobody():
-    game = Game.from_position(hands=["5d 4h", "4d 5c"], table="5h 4s", dealer=1)
+    game = Round.from_position(hands=["5d 4h", "4d 5c"], table="5h 4s", dealer=1)
     for card in ("5d", "4d", "4h", "5c"):
         game.play(card)
     res = game.result()

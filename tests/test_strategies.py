@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 import scopa_sim
-from scopa_sim import PRESETS, STRATEGIES, Game, parse_strategy
+from scopa_sim import PRESETS, STRATEGIES, Round, parse_strategy
 
 # cheap settings for the search strategies, so the harness stays fast
 CHEAP = {"pimc": "pimc:samples=3", "ismcts": "ismcts:iterations=40"}
@@ -16,7 +16,7 @@ def margin(result, side, n_sides):
     return result[f"points_{side}"] - max(result[f"points_{t}"] for t in range(n_sides) if t != side)
 
 
-def brute_force(game: Game, side: int) -> float:
+def brute_force(game: Round, side: int) -> float:
     """Exact value for `side` of a position with nothing hidden, by trying everything."""
     if game.done:
         return margin(game.result(), side, game.rules.n_sides)
@@ -35,7 +35,7 @@ def endgame_positions(count, cards_left):
     out = []
     for index in range(count):
         traced = scopa_sim.trace_round(seed=99, index=index, strategies=("greedy", "random"))
-        game = Game(deck=_deck_of(99, index), dealer=traced.dealer)
+        game = Round(deck=_deck_of(99, index), dealer=traced.dealer)
         for seat, card, take in traced.moves[:40 - 4 - cards_left]:
             game.play(card, take)
         out.append(game)
@@ -107,9 +107,9 @@ def test_strategy_notation_and_errors():
 def test_suggest_sees_only_what_the_seat_sees():
     """Two positions alike for the seat to move (same hand, table, piles) but
     with the hidden cards dealt differently get the same advice."""
-    a = Game.from_position(hands=["7d 3c 5h", "Kc Qs 2d"], table="4h 3s",
+    a = Round.from_position(hands=["7d 3c 5h", "Kc Qs 2d"], table="4h 3s",
                            deck="Jd " + " ".join(f"{r}s" for r in "A2456") , dealer=1)
-    b = Game.from_position(hands=["7d 3c 5h", "Jd 4s 5s"], table="4h 3s",
+    b = Round.from_position(hands=["7d 3c 5h", "Jd 4s 5s"], table="4h 3s",
                            deck="Kc Qs 2d As 2s 6s", dealer=1)
     for strategy in ("counter", "pimc:samples=20", "ismcts:iterations=100"):
         assert a.suggest(strategy, seed=3) == b.suggest(strategy, seed=3)

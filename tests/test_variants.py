@@ -2,7 +2,7 @@
 from a stacked deck or position where the variant changes what happens
 against the default, written from the rule texts in shared/seeds/.
 
-Rounds are played with `Game`: moves the text names are played by hand,
+Rounds are played with `Round`: moves the text names are played by hand,
 the rest by `play_out` (always the first legal move, so the same deck plays
 the same way under any rules that allow it).
 """
@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 import scopa_sim
-from scopa_sim import Game, Rules, parse_cards
+from scopa_sim import Round, Rules, parse_cards
 from scopa_sim.rules import DESCRIPTIONS, FLAGS, PRESETS, SETTINGS
 
 
@@ -74,7 +74,7 @@ def test_scopa_is_the_two_player_game_of_all_four_seeds():
     # 000: "he deals three to each player, one at a time, beginning with the
     # player on his left"; "four cards face up"; 3 more each until the deck is out.
     assert Rules.preset("scopa") == Rules(name="scopa")
-    game = Game("scopa", deck=stack("2c 4h 5s Qd", "7d 3h 7h Kc As Jd"), dealer=1)
+    game = Round("scopa", deck=stack("2c 4h 5s Qd", "7d 3h 7h Kc As Jd"), dealer=1)
     assert game.table == parse_cards("2c 4h 5s Qd")
     assert game.hands == [cards("7d 7h As"), cards("3h Kc Jd")]
     res = play_out(game)
@@ -86,7 +86,7 @@ def test_scopa_3_three_players_each_for_themselves():
     # 000: "If two or three are playing, he deals three to each player";
     # 002: "other numbers of players typically play for themselves".
     deck = stack("2c 4h 5s Qd", "Kh Jh 7d Ks Js 3h Kc Jc 3s")
-    three = Game("scopa-3", deck=deck, dealer=2)  # leader seat 0, then 1, 2
+    three = Round("scopa-3", deck=deck, dealer=2)  # leader seat 0, then 1, 2
     assert three.hands == [cards("Kh Ks Kc"), cards("Jh Js Jc"), cards("7d 3h 3s")]
     res3 = play_out(three)
     # seat 2 takes the settebello (7 = 2 + 5) for itself: three sides score apart
@@ -94,7 +94,7 @@ def test_scopa_3_three_players_each_for_themselves():
     assert (res3["settebello_0"], res3["settebello_1"], res3["settebello_2"]) == (0, 0, 1)
     assert sum(res3[f"cards_{t}"] for t in range(3)) == 40
     # the same deck for two players: the 7d is seat 0's, and it takes the 2 + 5 at once
-    two = Game("scopa", deck=deck, dealer=1)
+    two = Round("scopa", deck=deck, dealer=1)
     res2 = play_out(two)
     assert two.moves[0] == (0, parse_cards("7d")[0], tuple(cards("2c 5s")))
     assert res2["settebello_0"] == 1 and "cards_2" not in res2
@@ -114,7 +114,7 @@ def test_scopa_4_partners_facing_share_a_pile():
     # 000: "Players sitting opposite become partners ... one partner should
     # collect all the matched cards won by either member of the partnership."
     deck = stack("2c 4h 5s Qd", "Kh Jh 7d 3c", "Ks Js Qh 3s", "Kc Jc Qs 3h")
-    partners = Game("scopa-4", deck=deck, dealer=3)
+    partners = Round("scopa-4", deck=deck, dealer=3)
     assert partners.hands == [cards("Kh Ks Kc"), cards("Jh Js Jc"), cards("7d Qh Qs"), cards("3c 3s 3h")]
     res = play_out(partners)
     assert partners.moves[2] == (2, parse_cards("7d")[0], tuple(cards("2c 5s")))
@@ -127,7 +127,7 @@ def test_scopa_4_partners_facing_share_a_pile():
         assert taken[side] <= set(pile(partners, side))
     assert res["cards_0"] + res["cards_1"] == 40
     # the same four seats each for themselves: seat 2 scores it alone
-    alone = Game(Rules(players=4), deck=deck, dealer=3)
+    alone = Round(Rules(players=4), deck=deck, dealer=3)
     res = play_out(alone)
     assert (res["settebello_0"], res["settebello_2"]) == (0, 1)
     # 3-card deals: three of them
@@ -146,10 +146,10 @@ def test_scopa_4_nine_deals_everything_at_once():
     # are dealt in a four-player game as they have all been dealt before play begins."
     seven = parse_cards("7d")[0]
     deck = [c for c in stack("2c 4h 5s Qd", "Kh Jh 3h Ks") if c != seven] + [seven]  # the 7d dealt last
-    nine = Game("scopa-4-nine", deck=deck, dealer=3)
+    nine = Round("scopa-4-nine", deck=deck, dealer=3)
     assert [len(h) for h in nine.hands] == [9, 9, 9, 9] and not nine.deck
     assert seven in nine.hands[3]
-    three = Game("scopa-4", deck=deck, dealer=3)
+    three = Round("scopa-4", deck=deck, dealer=3)
     assert [len(h) for h in three.hands] == [3, 3, 3, 3] and seven not in three.hands[3]
     for game in (nine, three):
         for card in ("Kh", "Jh", "3h"):  # nothing to take: trailed
@@ -170,7 +170,7 @@ def test_scopone_scientifico_starts_on_an_empty_table():
     # played to an empty middle is placed there), and the next player who
     # matches it sweeps the table for a scopa.
     deck = stack("Ad Ah 2c 3c")  # a card at a time: seat 0 gets Ad, seat 1 Ah, ...
-    game = Game("scopone-scientifico", deck=deck, dealer=3)
+    game = Round("scopone-scientifico", deck=deck, dealer=3)
     assert game.table == [] and [len(h) for h in game.hands] == [10] * 4
     assert game.legal_moves()[0] == (parse_cards("Ad")[0], ())
     game.play("Ad")
@@ -179,7 +179,7 @@ def test_scopone_scientifico_starts_on_an_empty_table():
     res = play_out(game)
     assert res["scopas_1"] >= 1 and res["cards_0"] + res["cards_1"] == 40
     # the same deck with nine cards each and four to the table: no such opening
-    nine = Game("scopa-4-nine", deck=deck, dealer=3)
+    nine = Round("scopa-4-nine", deck=deck, dealer=3)
     assert nine.table == parse_cards("Ad Ah 2c 3c")
     nine.play(*nine.legal_moves()[0])
     nine.play(*nine.legal_moves()[0])
@@ -192,7 +192,7 @@ def test_scopa_6_three_teams_of_two():
     deck = stack("2c 4h 5s Qd", "Kh Jh 3h 7d 9c 9s")
     results = []
     for rules in ("scopa-6", Rules(players=6)):
-        game = Game(rules, deck=deck, dealer=5)  # leader seat 0
+        game = Round(rules, deck=deck, dealer=5)  # leader seat 0
         assert [len(h) for h in game.hands] == [3] * 6
         for card in ("Kh", "Jh", "3h"):  # nothing to take: trailed
             game.play(card)
@@ -225,7 +225,7 @@ def test_fewest_cards_seed_001_example_2():
 @pytest.mark.parametrize("fewest", [False, True])
 def test_fewest_cards_changes_who_wins_cards_and_coins(fewest):
     rules = option(fewest_cards=fewest)
-    game = Game.from_position(hands=["Jc", "Kh"], table="6s 2h 5d Ad 4c", rules=rules, dealer=1)
+    game = Round.from_position(hands=["Jc", "Kh"], table="6s 2h 5d Ad 4c", rules=rules, dealer=1)
     if fewest:
         with pytest.raises(ValueError, match="cannot take"):
             game.play("Jc", "5d 2h Ad")
@@ -244,7 +244,7 @@ def test_ace_takes_all_seed_001():
     # 001: "'Asso piglia tutto' (Ace takes all), where the player that plays an
     # Ace draws all cards on the table." The sweep is no scopa (VARIANTS.md).
     for ace in (False, True):
-        game = Game.from_position(hands=["As", "Kc"], table="2c 4h 7d Qd",
+        game = Round.from_position(hands=["As", "Kc"], table="2c 4h 7d Qd",
                                   rules=option(ace_takes_all=ace), dealer=1)
         if ace:
             assert game.legal_moves() == [(parse_cards("As")[0], tuple(cards("2c 4h 7d Qd")))]
@@ -264,11 +264,11 @@ def test_ace_takes_all_with_an_ace_on_the_table_and_on_an_empty_table():
     # an ace on the table: single-card priority, the ace takes an ace only
     assert scopa_sim.legal_captures("Ad Ah 7c", "As", rules) == [tuple(parse_cards("Ad")), tuple(parse_cards("Ah"))]
     # a lone ace taken by an ace is a scopa like any other
-    game = Game.from_position(hands=["As 2h", "3c 4c"], table="Ad", rules=rules, dealer=1)
+    game = Round.from_position(hands=["As 2h", "3c 4c"], table="Ad", rules=rules, dealer=1)
     game.play("As", "Ad")
     assert game.scopas == [1, 0]
     # an empty table: the ace is trailed, and the next ace takes it (a scopa)
-    game = Game.from_position(hands=["As 2h", "Ac 4c"], table="", rules=rules, dealer=1)
+    game = Round.from_position(hands=["As 2h", "Ac 4c"], table="", rules=rules, dealer=1)
     game.play("As")
     game.play("Ac", "As")
     assert game.scopas == [0, 1]
@@ -278,7 +278,7 @@ def test_ace_takes_all_with_an_ace_on_the_table_and_on_an_empty_table():
 def test_scopa_on_last_play(on):
     # 003: "The last card of the hand does not count as a scopa even if it
     # empties the table." 000 says nothing against it: the option counts it.
-    game = Game.from_position(hands=["2h", "7c"], table="5s", rules=option(scopa_on_last_play=on), dealer=1)
+    game = Round.from_position(hands=["2h", "7c"], table="5s", rules=option(scopa_on_last_play=on), dealer=1)
     game.play("2h")
     game.play("7c", "5s 2h")
     res = game.result()
@@ -289,7 +289,7 @@ def test_scopa_on_last_play(on):
 def play_primiera_round(rules):
     """Seat 0 ends with the sevens of coins, swords and cups but no club;
     seat 1 with the four kings."""
-    game = Game.from_position(hands=["7d 7h", "Kd Kc"], table="7s Kh Ks 4s 3h", rules=rules, dealer=1)
+    game = Round.from_position(hands=["7d 7h", "Kd Kc"], table="7s Kh Ks 4s 3h", rules=rules, dealer=1)
     game.play("7d", "7s")
     game.play("Kd", "Kh")
     game.play("7h", "4s 3h")
@@ -326,7 +326,7 @@ def test_re_bello():
 
 @pytest.mark.parametrize("napola", [False, True])
 def test_napola(napola):
-    game = Game.from_position(hands=["5h 5c", "Kc Qc"], table="Ad 4d 2d 3d", rules=option(napola=napola), dealer=1)
+    game = Round.from_position(hands=["5h 5c", "Kc Qc"], table="Ad 4d 2d 3d", rules=option(napola=napola), dealer=1)
     game.play("5h", "Ad 4d")
     game.play("Kc")
     game.play("5c", "2d 3d")
@@ -345,7 +345,7 @@ def test_napola(napola):
                                        ("Ad 2d 3d 4d 5d 6d 7d Jd Qd Kd", 10), ("2d 3d 4d 5d", 0)])
 def test_napola_runs_from_the_ace_and_stops_at_the_first_gap(held, run):
     # seat 0's one card takes Kc on the last play, and the leftovers with it
-    game = Game.from_position(hands=["Kh", ""], table=held + " Kc", rules=option(napola=True), dealer=0)
+    game = Round.from_position(hands=["Kh", ""], table=held + " Kc", rules=option(napola=True), dealer=0)
     game.play("Kh", "Kc")
     assert set(parse_cards(held)) <= set(pile(game, 0))
     assert game.result()["pt_napola_0"] == run
