@@ -266,9 +266,11 @@ def test_markup_in_paths_and_expressions_is_printed_verbatim(made, tmp_path):
 
 
 # ---- Ctrl-C ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("delay", [0.05, 0.3, 1.0])
+@pytest.mark.parametrize("delay", [0.3, 1.0, 2.5])
 def test_ctrl_c_at_start_up_is_one_line_and_exit_130(tmp_path, delay):
-    """SIGINT while the interpreter starts, imports, compiles or runs."""
+    """SIGINT while scopa-sim loads, imports, compiles or runs. (Before the
+    interpreter has read scopa-sim's first line, some 30 ms on an idle
+    machine, Ctrl-C is Python's own: it prints a traceback.)"""
     proc = subprocess.Popen([sys.executable, "-m", "scopa_sim.cli", "simulate", "--out", "run",
                              "--rounds", str(10**8), "--quiet"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -276,7 +278,6 @@ def test_ctrl_c_at_start_up_is_one_line_and_exit_130(tmp_path, delay):
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=120)
     assert "Traceback" not in stderr, stderr
-    if proc.returncode == 130:
-        assert stderr.splitlines()[-1] == "interrupted" and len(stderr.splitlines()) <= 2
-    else:                       # too early for Python's handler: killed by the signal itself
-        assert proc.returncode == -signal.SIGINT, (proc.returncode, stderr)
+    assert proc.returncode == 130, (proc.returncode, stderr)
+    assert len(stderr.splitlines()) == 1 and stderr.startswith("interrupted"), stderr
+    assert stdout == ""

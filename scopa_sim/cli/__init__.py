@@ -19,6 +19,12 @@ import signal
 import sys
 
 
+def run() -> None:
+    """The `scopa-sim` program (the console script's entry point)."""
+    main.standalone = True
+    main()
+
+
 def _interrupted_while_loading(signum, frame):
     sys.stderr.write("interrupted\n")
     sys.stderr.flush()
@@ -41,6 +47,8 @@ class Cli(click.Group):
     """A group whose errors are one line on stderr with exit code 2, and
     Ctrl-C one line with exit code 130."""
 
+    standalone = False           # True when run as the `scopa-sim` program
+
     def main(self, args=None, prog_name=None, **extra):
         try:
             if _LOADING:
@@ -56,6 +64,10 @@ class Cli(click.Group):
             _fail(f"{e.filename}: {e.strerror}" if e.filename else str(e))
         except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as e:
             click.echo(isinstance(e, Interrupted) and str(e) or "interrupted", err=True)
+            if self.standalone:                # the work is unwound: leave without waiting
+                sys.stdout.flush()             # for threads still finishing a batch
+                sys.stderr.flush()
+                os._exit(130)
             sys.exit(130)
 
     def invoke(self, ctx):

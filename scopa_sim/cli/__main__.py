@@ -1,4 +1,4 @@
 """`python -m scopa_sim.cli`: the `scopa-sim` command."""
-from . import main
+from . import run
 
-main()
+run()
