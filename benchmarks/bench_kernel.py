@@ -7,18 +7,22 @@ Prints, each in a fresh process:
 - `scopa-sim --help`;
 - cold start: `scopa-sim simulate --rounds 1000` with an empty Numba cache
   (NUMBA_CACHE_DIR set to a new temporary folder) for random,greedy,
-  heuristic,counter and pimc,greedy; the kernels a run names are compiled
-  then, the rest not;
+  heuristic,counter and pimc,greedy: the kernels a run names are compiled
+  then, and no others;
 - warm start: the same random,greedy run with the cache filled;
 
 then the rounds/s of the kernel for random-vs-random and greedy-vs-greedy on
 one thread (batches of 100,000 rounds into arrays, as the runner does; the
-best of three passes, and their mean) and of `scopa_sim.simulate` (which also
-builds a DataFrame). Timings on a shared machine are noisy: `--repeat K`
-runs every fresh-process figure K times and prints the median.
+best of three passes, and their mean), per second of the thread's CPU time
+and per second of wall time, and of `scopa_sim.simulate` (which also builds a
+DataFrame; wall time). Fresh-process figures show wall time and the
+process's CPU time. On a shared machine the wall-time figures grow when other
+processes run, the CPU-time ones much less; `--repeat K` runs every
+fresh-process figure K times and prints the medians.
 """
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,41 +34,52 @@ COLD = (("random,greedy", "random/greedy"), ("heuristic,counter", "heuristic/cou
         ("pimc,greedy", "pimc/greedy"))
 
 
-def seconds(args, env_extra=None) -> float:
-    """Wall time of `python -c CLI args` in a fresh process."""
+def seconds(args, env_extra=None) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of `python -c CLI args` in a
+    fresh process."""
     env = {**os.environ, **(env_extra or {})}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", CLI, *args], env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def simulate_args(strategies, out):
     return ["simulate", "--rounds", "1000", "--strategies", strategies, "--seed", "1",
-            "--workers", "1", "--quiet", "--out", out, "--overwrite"]
+            "--workers", "1", "--quiet", "--out", out]
 
 
-def median_of(repeat, f) -> float:
-    return statistics.median(f() for _ in range(repeat))
+def median_of(repeat, f) -> str:
+    """The medians of wall and CPU time of `repeat` calls of f, as text."""
+    times = [f() for _ in range(repeat)]
+    wall = statistics.median(w for w, _ in times)
+    cpu = statistics.median(c for _, c in times)
+    return f"{wall:6.2f} s ({cpu:5.2f} s CPU)"
 
 
 def start_up(repeat: int, skip_cold: bool):
     with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "run")
-        print(f"scopa-sim --help:                    "
-              f"{median_of(repeat, lambda: seconds(['--help'])):6.2f} s")
+        runs = iter(range(10**6))
+
+        def out():                                  # a new run folder each time
+            return os.path.join(tmp, f"run-{next(runs)}")
+
+        print(f"scopa-sim --help:                      "
+              f"{median_of(repeat, lambda: seconds(['--help']))}")
         if not skip_cold:
             for strategies, label in COLD:
                 def cold():
                     with tempfile.TemporaryDirectory() as cache:
-                        return seconds(simulate_args(strategies, out), {"NUMBA_CACHE_DIR": cache})
-                print(f"cold start {label + ' (empty cache):':<26}"
-                      f"{median_of(repeat, cold):6.2f} s")
-        warm_cache = os.path.join(tmp, "cache")
-        env = {"NUMBA_CACHE_DIR": warm_cache}
-        seconds(simulate_args("random,greedy", out), env)           # fill the cache
-        warm = median_of(repeat, lambda: seconds(simulate_args("random,greedy", out), env))
-        print(f"warm start random/greedy:            {warm:6.2f} s")
+                        return seconds(simulate_args(strategies, out()),
+                                       {"NUMBA_CACHE_DIR": cache})
+                print(f"cold start {label + ' (empty cache):':<28}{median_of(repeat, cold)}")
+        env = {"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}
+        seconds(simulate_args("random,greedy", out()), env)           # fill the cache
+        warm = median_of(repeat, lambda: seconds(simulate_args("random,greedy", out()), env))
+        print(f"warm start random/greedy:              {warm}")
 
 
 def throughput(rounds: int):
@@ -73,19 +88,21 @@ def throughput(rounds: int):
     for pair in (("random", "random"), ("greedy", "greedy")):
         spec = RunSpec.make(rounds=rounds, strategies=pair, seed=1, batch_size=100_000)
         run_batch(spec, 0)
-        passes = []
+        cpu, wall = [], []
         for _ in range(3):
-            t = time.perf_counter()
+            c, t = time.thread_time(), time.perf_counter()
             for b in range(spec.n_batches):
                 run_batch(spec, b)
-            passes.append(rounds / (time.perf_counter() - t))
+            cpu.append(rounds / (time.thread_time() - c))
+            wall.append(rounds / (time.perf_counter() - t))
         t = time.perf_counter()
         scopa_sim.simulate(rounds=rounds, strategies=pair, seed=1, workers=1,
                            batch_size=100_000)
         api = rounds / (time.perf_counter() - t)
-        print(f"{pair[0]:>7} vs {pair[1]:<7} kernel {max(passes):10,.0f} rounds/s best of 3 "
-              f"(mean {sum(passes) / 3:,.0f}), simulate() {api:10,.0f} rounds/s "
-              f"(1 core, {rounds:,} rounds)")
+        print(f"{pair[0]:>7} vs {pair[1]:<7} kernel {max(cpu):9,.0f} rounds/s of CPU time "
+              f"(mean {sum(cpu) / 3:,.0f}), {max(wall):9,.0f} of wall time "
+              f"(mean {sum(wall) / 3:,.0f}); simulate() {api:9,.0f} rounds/s "
+              f"(1 core, {rounds:,} rounds, best of 3)")
 
 
 def main():

@@ -5,21 +5,34 @@ order, any number of times, and give the same arrays.
 
 Results go into caller-owned arrays, a row per round: `sides`
 (int16[rows, n_sides, N_SIDE]) and `rounds` (int64[rows, N_ROUND]); a round's
-results are written side by side, which is faster than one column each. `best` is the primiera lookup of the
-rules (`layout.primiera_table`); `scratch()` makes the rest.
+results are written side by side, which is faster than one column each. `best`
+is the primiera lookup of the rules (`layout.primiera_table`); `scratch()`
+makes the rest.
+
+`simulate_rounds` and `simulate_games` are Python functions that pick one of
+three compiled kernels by the strategies a run names: `simple_units` when
+every seat plays random or greedy, `fast_units` when every seat plays a fast
+strategy, `search_units` when one searches. Each is compiled
+(or loaded from the cache) the first time a run needs it, so a run of fast
+strategies never compiles the search code; `needs_compile` says whether a
+run's kernel still has to be compiled.
 """
+import functools
+import threading
+from pathlib import Path
+
 import numpy as np
 
-from ._jit import alloc, outlined
-from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE, Q_GAME, Q_ROUND, R_PLAYERS
-from .rng import stream
+from ._jit import outlined
+from .ids import HEURISTIC, PIMC
+from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
 from .moves import W_SIZE
 from .position import POS_SIZE
-from .round import new_deck, play_game, play_round, store_round
+from .round import play_units
 from .search import search_scratch
+from .strategies import choose, choose_fast, choose_simple
 
 
-@alloc
 def scratch():
     """Fresh scratch arrays for one batch: rng, deck, pos, work, cards, takes,
     log, out (one round's side results), info (one round's fields), search
@@ -31,23 +44,97 @@ def scratch():
             np.zeros(N_ROUND, np.int64), search_scratch())
 
 
+scratch.signatures = ((),)      # compatibility: it used to be a compiled function
+
+
 @outlined
+def simple_units(games, seed, first, count, rules, strategies, params, best, sides, rounds,
+                 scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+    """`round.play_units` with random and greedy only."""
+    return play_units(choose_simple, games, seed, first, count, rules, strategies, params, best,
+                      sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
+                      info, search)
+
+
+@outlined
+def fast_units(games, seed, first, count, rules, strategies, params, best, sides, rounds,
+               scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+    """`round.play_units` with the fast strategies only."""
+    return play_units(choose_fast, games, seed, first, count, rules, strategies, params, best,
+                      sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
+                      info, search)
+
+
+@outlined
+def search_units(games, seed, first, count, rules, strategies, params, best, sides, rounds,
+                 scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+    """`round.play_units` with every strategy."""
+    return play_units(choose, games, seed, first, count, rules, strategies, params, best,
+                      sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
+                      info, search)
+
+
+KERNELS = (simple_units, fast_units, search_units)
+_COMPILING = threading.Lock()
+
+
+def kernel_for(strategies):
+    """The batch kernel for these strategy ids (one per seat): the one that
+    compiles the least strategy code."""
+    top = max(int(s) for s in strategies)
+    return simple_units if top < HEURISTIC else fast_units if top < PIMC else search_units
+
+
+def needs_compile(strategies) -> bool:
+    """Whether running these strategy ids (one per seat) compiles a kernel
+    first, rather than loading it from the disk cache (seconds, not a
+    fraction of one)."""
+    kernel = kernel_for(strategies)
+    if kernel.signatures:
+        return False
+    try:
+        index = Path(kernel._cache._cache_file._index_path)   # Numba's cache index file
+    except AttributeError:
+        return True
+    return not index.exists()
+
+
+def _run(strategies, *args):
+    kernel = kernel_for(strategies)
+    if kernel.signatures:
+        return kernel(*args)
+    with _COMPILING:          # one thread compiles (or loads); the others wait
+        return kernel(*args)
+
+
+class _Entry:
+    """A batch entry point: a Python function, with the compiled kernels'
+    `signatures` (what the runner checks) for compatibility."""
+
+    def __init__(self, f):
+        functools.update_wrapper(self, f)
+        self._f = f
+
+    def __call__(self, *args):
+        return self._f(*args)
+
+    @property
+    def signatures(self):
+        return [s for k in KERNELS for s in k.signatures]
+
+
+@_Entry
 def simulate_rounds(seed, first, rules, strategies, params, best, sides, rounds,
                     rng, deck, pos, work, cards, takes, log, out, info, search):
-    """Rounds first.. of run `seed`, one per column of `rounds`; round i is
+    """Rounds first.. of run `seed`, one per row of `rounds`; round i is
     dealt by seat i % players."""
-    for k in range(rounds.shape[0]):
-        i = first + k
-        stream(seed, i, rng)
-        new_deck(deck, rng)
-        play_round(deck, i % rules[R_PLAYERS], rules, strategies, params, best, rng,
-                   pos, work, cards, takes, log, out, info, search)
-        info[Q_ROUND] = i
-        info[Q_GAME] = -1
-        store_round(out, info, sides, rounds, k)
+    _run(strategies, False, np.uint64(int(seed) % 2**64), np.int64(first),
+         np.int64(rounds.shape[0]), rules, strategies, params, best, sides, rounds,
+         np.zeros(MAX_PLAYERS, np.int64), rng, deck, pos, work, cards, takes, log, out, info,
+         search)
 
 
-@outlined
+@_Entry
 def simulate_games(seed, first, count, rules, strategies, params, best, sides, rounds,
                    scores, rng, deck, pos, work, cards, takes, log, out, info, search):
     """Games first..first+count-1 of run `seed`, one row per round played.
@@ -58,17 +145,6 @@ def simulate_games(seed, first, count, rules, strategies, params, best, sides, r
     the number of rows, or -1 if the arrays were too small (call again with
     bigger ones).
     """
-    row = 0
-    for k in range(count):
-        g = first + k
-        stream(seed, g, rng)
-        end = play_game(g % rules[R_PLAYERS], rules, strategies, params, best,
-                        rng, deck, pos, work, cards, takes, log, out, info, search, scores,
-                        sides, rounds, row)
-        if end < 0:
-            return -1
-        for r in range(row, end):
-            rounds[r, Q_ROUND] = r - row
-            rounds[r, Q_GAME] = g
-        row = end
-    return row
+    return int(_run(strategies, True, np.uint64(int(seed) % 2**64), np.int64(first),
+                    np.int64(count), rules, strategies, params, best, sides, rounds, scores,
+                    rng, deck, pos, work, cards, takes, log, out, info, search))

@@ -110,16 +110,34 @@ def exposure(p, seat, pos, rules, card, take, counting):
 
 
 @kernel
-def choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
-    """Index of the move a fast strategy plays among the n legal moves."""
-    if strategy != GREEDY and strategy != HEURISTIC and strategy != COUNTER:
+def choose_greedy(strategy, p, seat, pos, rules, n, cards, takes, rng):
+    """`choose_fast` for random and greedy only (no exposure costs to compile)."""
+    if strategy != GREEDY:
         return below(rng, n)
+    if n == 1:                  # scoring draws nothing: the one move it is
+        return 0
     best = 0
     best_value = -np.inf
     for i in range(n):
         value = gain(p, pos, rules, cards[i], takes[i])
-        if strategy != GREEDY:
-            value -= exposure(p, seat, pos, rules, cards[i], takes[i], strategy == COUNTER)
+        if value > best_value:
+            best = i
+            best_value = value
+    return best
+
+
+@kernel
+def choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
+    """Index of the move a fast strategy plays among the n legal moves."""
+    if strategy != HEURISTIC and strategy != COUNTER:
+        return choose_greedy(strategy, p, seat, pos, rules, n, cards, takes, rng)
+    if n == 1:
+        return 0
+    best = 0
+    best_value = -np.inf
+    for i in range(n):
+        value = gain(p, pos, rules, cards[i], takes[i]) - exposure(
+            p, seat, pos, rules, cards[i], takes[i], strategy == COUNTER)
         if value > best_value:
             best = i
             best_value = value

@@ -10,20 +10,23 @@ docs/VARIANTS.md.
 import numpy as np
 
 from ._jit import kernel
-from .bits import ONE, ZERO, lowest, popcount
+from .bits import ONE, ZERO, ix, lowest, popcount
 from .layout import R_ACE_TAKES_ALL, R_FEWEST, R_SCOPA_ON_LAST, RANK, RANK_CARDS
 
 
 # `work` (caller-owned int64 scratch, length >= W_SIZE) holds the table's
-# cards, their prefix subset sums and the enumeration stack.
-W_CARDS, W_REACH, W_AT, W_LEFT, W_TAKE, W_SIZE = 0, 40, 88, 136, 184, 232
+# cards, their ranks, their prefix subset sums and the enumeration stack.
+W_CARDS, W_REACH, W_RANKS, W_STACK, W_SIZE = 0, 40, 88, 136, 232
 SUMS = np.int64(0x7FF)            # subset sums 0..10 as bits
+TAKE_BITS = np.int64((1 << 40) - 1)
+RANK_BITS = np.uint64(0x3FF)
 
 
 @kernel
 def index_table(table, work):
-    """List the table's cards and, for each prefix of that list, the set of
-    ranks sums its subsets reach (bit s: some subset sums to s <= 10).
+    """List the table's cards (ascending) and their ranks and, for each prefix
+    of that list, the set of sums its subsets reach (bit s: some subset sums
+    to s <= 10).
 
     Returns the number of cards k; work[W_REACH + k] is the whole table's.
     """
@@ -34,58 +37,56 @@ def index_table(table, work):
     while m:
         c = lowest(m)
         m &= m - ONE
-        work[W_CARDS + k] = c
-        reach |= (reach << RANK[c]) & SUMS
+        r = RANK[c]
+        work[ix(W_CARDS + k)] = c
+        work[ix(W_RANKS + k)] = r
+        reach |= (reach << r) & SUMS
         k += 1
-        work[W_REACH + k] = reach
+        work[ix(W_REACH + k)] = reach
     return k
 
 
 @kernel
 def sum_captures(rank, k, out, n, work):
     """Append every set of table cards (indexed by `index_table`) whose ranks
-    sum to `rank`.
+    sum to `rank` to `out`, in ascending mask order; return the new count.
 
-    Walks the cards from the last to the first, taking or leaving each, and
-    follows a branch only if the prefix sums say the rest can still reach
-    the remainder: no dead ends, so the cost is k per capture found.
+    Walks the cards from the last (highest) to the first, leaving or taking
+    each; the prefix sums say which choices can still reach the remainder, so
+    there are no dead ends. Leaving the highest card first gives the smaller
+    masks first. Where both choices can, the walk goes on leaving and puts
+    the taking state on a stack (packed: take mask, remainder << 40, cards
+    left << 48); the stack is written on every step and its top advanced only
+    on a fork, which saves branches.
     """
-    if not (work[W_REACH + k] >> rank) & 1:
+    if not (work[ix(W_REACH + k)] >> rank) & 1:
         return n
-    top = 1
-    work[W_AT], work[W_LEFT], work[W_TAKE] = k, rank, 0
-    while top:
+    top = 0
+    at = k
+    left = rank
+    take = np.int64(0)
+    while True:
+        while left:
+            at -= 1
+            before = work[ix(W_REACH + at)]
+            r = work[ix(W_RANKS + at)]
+            bit = np.int64(1) << work[ix(W_CARDS + at)]
+            can_leave = (before >> left) & 1
+            can_take = (before >> (left - r)) & 1 if r <= left else 0
+            work[ix(W_STACK + top)] = (take | bit) | ((left - r) << 40) | (at << 48)
+            top += can_leave & can_take
+            if not can_leave:
+                left -= r
+                take |= bit
+        out[ix(n)] = np.uint64(take)
+        n += 1
+        if top == 0:
+            return n
         top -= 1
-        at, left, take = work[W_AT + top], work[W_LEFT + top], work[W_TAKE + top]
-        if left == 0:
-            out[n] = np.uint64(take)
-            n += 1
-            continue
-        at -= 1
-        c = work[W_CARDS + at]
-        before = work[W_REACH + at]
-        if (before >> left) & 1:                       # leave card c
-            work[W_AT + top], work[W_LEFT + top], work[W_TAKE + top] = at, left, take
-            top += 1
-        r = RANK[c]
-        if r <= left and (before >> (left - r)) & 1:   # take card c
-            work[W_AT + top] = at
-            work[W_LEFT + top] = left - r
-            work[W_TAKE + top] = take | (np.int64(1) << c)
-            top += 1
-    return n
-
-
-@kernel
-def sort_masks(out, start, stop):
-    """Insertion sort of out[start:stop] (a handful of masks) ascending."""
-    for i in range(start + 1, stop):
-        x = out[i]
-        j = i - 1
-        while j >= start and out[j] > x:
-            out[j + 1] = out[j]
-            j -= 1
-        out[j + 1] = x
+        state = work[ix(W_STACK + top)]
+        take = state & TAKE_BITS
+        left = (state >> 40) & 0xFF
+        at = state >> 48
 
 
 @kernel
@@ -103,9 +104,9 @@ def keep_fewest(out, start, stop):
 
 
 @kernel
-def card_captures(table, card, rules, out, n, work, k):
-    """Append the captures `card` can make on `table` (canonical order);
-    `index_table(table, work)` must have returned k.
+def captures_of(table, card, rules, out, work):
+    """The captures of one card: write them to `out` (canonical order),
+    return how many.
 
     Table cards of the card's rank: each alone, nothing else (single-card
     priority, also for an ace under asso piglia tutto). Else, R_ACE_TAKES_ALL
@@ -114,6 +115,7 @@ def card_captures(table, card, rules, out, n, work, k):
     """
     rank = RANK[card]
     singles = table & RANK_CARDS[rank]
+    n = 0
     if singles:                                    # single-card priority
         while singles:
             low = singles & (ZERO - singles)
@@ -121,34 +123,74 @@ def card_captures(table, card, rules, out, n, work, k):
             n += 1
             singles ^= low
         return n
-    if rank == 1 and rules[R_ACE_TAKES_ALL] and table:
-        out[n] = table
-        return n + 1
-    start = n
-    n = sum_captures(rank, k, out, n, work)
-    if n - start > 1:
-        if rules[R_FEWEST]:
-            n = keep_fewest(out, start, n)
-        sort_masks(out, start, n)
+    if rank == 1:                                  # no sum of two or more is 1
+        if rules[R_ACE_TAKES_ALL] and table:
+            out[0] = table
+            return 1
+        return 0
+    n = sum_captures(rank, index_table(table, work), out, 0, work)
+    if n > 1 and rules[R_FEWEST]:
+        n = keep_fewest(out, 0, n)
     return n
 
 
 @kernel
+def rank_set(cards):
+    """The ranks among `cards` as a 10-bit mask: bit r-1 for rank r."""
+    return (cards | (cards >> np.uint64(10)) | (cards >> np.uint64(20))
+            | (cards >> np.uint64(30))) & RANK_BITS
+
+
+@kernel
 def legal_moves(hand, table, rules, cards, takes, work):
-    """Write the legal moves of `hand` on `table` into cards/takes; return how many."""
-    k = index_table(table, work)
-    n = 0
+    """Write the legal moves of `hand` on `table` into cards/takes; return how many.
+
+    For each card, in order, its captures as `captures_of` finds them, or
+    the trail if it has none; with fewer unpredictable branches (they were
+    most of the time): first the ranks whose cards need more than their
+    single-card captures or their trail (a sum capture, or an ace taking
+    all), then each card by the short path (its lowest single capture, or the
+    trail when it has none, then any further singles) or the long one.
+    """
+    no_single = rank_set(hand) & ~rank_set(table)
+    slow = ZERO                                    # bit r-1: rank r takes the long path
+    k = np.int64(0)               # (not a literal 0: that would compile callees twice)
+    if no_single & ~ONE:                           # sums for ranks 2..10
+        k = index_table(table, work)
+        slow = np.uint64(work[ix(W_REACH + k)] >> 1) & no_single & ~ONE
+    if no_single & ONE and table and rules[R_ACE_TAKES_ALL]:
+        slow |= ONE
+    n = np.int64(0)
     h = hand
     while h:
         card = lowest(h)
         h &= h - ONE
-        start = n
-        n = card_captures(table, card, rules, takes, n, work, k)
-        if n == start:                             # no capture: the trail
-            takes[n] = ZERO
+        rank = RANK[card]
+        if (slow >> np.uint64(rank - 1)) & ONE:
+            if rank == 1:                          # asso piglia tutto
+                takes[ix(n)] = table
+                cards[ix(n)] = card
+                n += 1
+            else:
+                start = n
+                n = sum_captures(rank, k, takes, n, work)
+                if n - start > 1 and rules[R_FEWEST]:
+                    n = keep_fewest(takes, start, n)
+                for i in range(start, n):
+                    cards[i] = card
+            continue
+        singles = table & RANK_CARDS[rank]
+        low = singles & (ZERO - singles)           # 0, the trail, if there is none
+        takes[ix(n)] = low
+        cards[ix(n)] = card
+        n += 1
+        singles ^= low
+        while singles:
+            low = singles & (ZERO - singles)
+            takes[ix(n)] = low
+            cards[ix(n)] = card
             n += 1
-        for i in range(start, n):
-            cards[i] = card
+            singles ^= low
     return n
 
 
@@ -169,8 +211,3 @@ def clears_for_scopa(table, take, card, last_play, rules):
         return False
     return True
 
-
-@kernel
-def captures_of(table, card, rules, out, work):
-    """The captures of one card: write them to `out`, return how many."""
-    return card_captures(table, card, rules, out, 0, work, index_table(table, work))

@@ -18,7 +18,7 @@ The deck order lives beside it (int64[40]); cards below `pos[DECK]` are dealt.
 import numpy as np
 
 from ._jit import kernel
-from .bits import ONE, ZERO, popcount
+from .bits import ONE, ZERO, ix, popcount
 from .layout import ALL_CARDS, N_CARDS, R_HAND, R_PLAYERS, R_REFILL, R_TABLE, R_TEAM
 from .moves import clears_for_scopa
 
@@ -32,11 +32,17 @@ def deal(pos, deck, rules):
     """A hand to every player, one card at a time from the leader."""
     n = rules[R_PLAYERS]
     at = np.int64(pos[DECK])
-    leader = (np.int64(pos[DEALER]) + 1) % n
+    leader = np.int64(pos[DEALER]) + 1
+    if leader == n:
+        leader = 0
     for _ in range(rules[R_HAND]):
+        seat = leader
         for i in range(n):
-            pos[HAND + (leader + i) % n] |= ONE << np.uint64(deck[at])
+            pos[ix(HAND + seat)] |= ONE << np.uint64(deck[ix(at)])
             at += 1
+            seat += 1
+            if seat == n:
+                seat = 0
     pos[DECK] = at
     pos[TURN] = leader
 
@@ -75,13 +81,13 @@ def play_move(pos, deck, rules, card, take):
     seat = np.int64(pos[TURN])
     card_set = ONE << np.uint64(card)
     table = pos[TABLE]
-    pos[HAND + seat] ^= card_set
+    pos[ix(HAND + seat)] ^= card_set
     if take:
-        side = rules[R_TEAM + seat]
+        side = rules[ix(R_TEAM + seat)]
         if clears_for_scopa(table, take, card, is_last_play(pos), rules):
-            pos[SCOPAS + side] += ONE
+            pos[ix(SCOPAS + side)] += ONE
         pos[TABLE] = table ^ take
-        pos[PILE + side] |= take | card_set
+        pos[ix(PILE + side)] |= take | card_set
         pos[LAST] = seat + 1
         pos[CAPTURES] += ONE
     else:

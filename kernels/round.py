@@ -1,45 +1,54 @@
-"""One round and one game of play, from a deck order, with a strategy per seat.
+"""One round and a batch of rounds or games, from a deck order, with a strategy
+per seat.
+
+The strategy code comes in as a jitted function, `choose` (see
+`strategies`): the kernels here are compiled once per such function, so a
+run of fast strategies never compiles the search strategies.
 
 Scratch arrays are owned by the caller (a batch) and reused for every round:
 `pos` (the position, see `position`), `work` (the capture search's scratch),
 `cards`/`takes` (the move list), `log` (int64[40, 3]: seat, card and capture
-mask of every play), `out`/`info` (one round's results), `search` (a tuple
-of the search strategies' scratch arrays, see `search.search_scratch`).
+mask of every play of the last round), `search` (a tuple of the search
+strategies' scratch arrays, see `search.search_scratch`); `out`/`info` are
+where `play_round` puts one round's results, and `play_units` passes the
+round's rows of the batch arrays instead.
 """
 import numpy as np
 
-from ._jit import kernel, outlined
+from ._jit import kernel, spliced
+from .bits import ix
 from .layout import (
-    Q_CAPTURES, Q_DEALER, Q_LAST_CAPTURER, Q_LEFTOVER, R_PLAYERS, R_SIDES, R_TARGET,
-    S_POINTS, S_SCORE)
+    Q_CAPTURES, Q_DEALER, Q_GAME, Q_LAST_CAPTURER, Q_LEFTOVER, Q_ROUND, R_PLAYERS, R_SIDES,
+    R_TARGET, S_POINTS, S_SCORE)
 from .moves import legal_moves
 from .position import (
     CAPTURES, HAND, LAST, PILE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move,
     start_round)
-from .rng import shuffle
+from .rng import shuffle, stream
 from .scoring import score_round
-from .strategies import choose
 
 
-@outlined
-def play_round(deck, dealer, rules, strategies, params, best, rng,
+@spliced
+def play_round(choose, deck, dealer, rules, strategies, params, best, rng,
                pos, work, cards, takes, log, out, info, search):
     """Play a round dealt from `deck` by `dealer`.
 
-    Scores it into `out[side, S_*]` and fills `info[Q_*]`: the dealer, the
-    last capturer (seat, or -1), the cards left on the table at the end,
-    the number of captures.
+    Scores it into `out[side, S_*]` (every side of `out` zeroed first) and
+    fills `info[Q_*]`: the dealer, the last capturer (seat, or -1), the cards
+    left on the table at the end, the number of captures.
     """
     start_round(pos, deck, dealer, rules)
     play = 0
     while not is_over(pos):
         seat = np.int64(pos[TURN])
-        m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
-        i = choose(strategies[seat], params[seat], seat, pos, deck, rules, best, m,
+        m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, cards, takes, work)
+        i = choose(strategies[ix(seat)], params[ix(seat)], seat, pos, deck, rules, best, m,
                    cards, takes, rng, work, search)
-        log[play, 0], log[play, 1], log[play, 2] = seat, cards[i], np.int64(takes[i])
+        card, take = cards[ix(i)], takes[ix(i)]
+        at = ix(play)
+        log[at, 0], log[at, 1], log[at, 2] = seat, card, np.int64(take)
         play += 1
-        play_move(pos, deck, rules, cards[i], takes[i])
+        play_move(pos, deck, rules, card, take)
     info[Q_LEFTOVER] = finish_round(pos, rules)
     out[:, :] = 0
     score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, best, out)
@@ -70,39 +79,49 @@ def new_deck(deck, rng):
     shuffle(deck, rng)
 
 
-@kernel
-def store_round(out, info, sides, rounds, row):
-    """Copy one round's results (out[side, S_*], info[Q_*]) into row `row`
-    of the batch arrays sides[row, side, S_*], rounds[row, Q_*]."""
-    for t in range(sides.shape[1]):
-        for f in range(sides.shape[2]):
-            sides[row, t, f] = out[t, f]
-    for f in range(rounds.shape[1]):
-        rounds[row, f] = info[f]
+@spliced
+def play_units(choose, games, seed, first, count, rules, strategies, params, best, sides,
+               rounds, scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+    """Units first..first+count-1 of run `seed`: rounds, or with `games`
+    whole games, one row of sides/rounds per round played.
 
-
-@kernel
-def play_game(first_dealer, rules, strategies, params, best, rng, deck,
-              pos, work, cards, takes, log, out, info, search, scores, sides, rounds, row):
-    """Play a game's rounds into rows `row`.. of sides/rounds until it ends.
-
-    Returns the row after the game's last round, or -1 when the arrays run
-    out of room (the caller grows them and replays from the same stream).
+    Unit u draws from stream (seed, u) and its first round is dealt by seat
+    u % players. A round's `rounds[:, Q_ROUND]` is u and Q_GAME -1; a game's
+    rounds have Q_ROUND their number within the game (from 0), Q_GAME u, and
+    S_SCORE each side's total so far (`scores` is its scratch). A round is
+    scored straight into its rows (`out` and `info` are not used). Returns the
+    number of rows, or -1 if the arrays were too small (call again with
+    bigger ones).
     """
+    n = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
-    scores[:] = 0
-    dealer = first_dealer
-    while True:
-        if row == rounds.shape[0]:
-            return -1
-        new_deck(deck, rng)
-        play_round(deck, dealer, rules, strategies, params, best, rng,
-                   pos, work, cards, takes, log, out, info, search)
+    row = 0
+    for k in range(count):
+        u = first + k
+        stream(seed, u, rng)
+        dealer = u % n
         for t in range(n_sides):
-            scores[t] += out[t, S_POINTS]
-            out[t, S_SCORE] = scores[t]
-        store_round(out, info, sides, rounds, row)
-        row += 1
-        dealer = (dealer + 1) % rules[R_PLAYERS]
-        if game_over(scores, n_sides, rules[R_TARGET]):
-            return row
+            scores[t] = 0
+        number = 0
+        while True:
+            if row == rounds.shape[0]:
+                return -1
+            new_deck(deck, rng)
+            result, fields = sides[row], rounds[row]     # the round's row, written in place
+            play_round(choose, deck, dealer, rules, strategies, params, best, rng,
+                       pos, work, cards, takes, log, result, fields, search)
+            if games:
+                for t in range(n_sides):
+                    scores[t] += result[t, S_POINTS]
+                    result[t, S_SCORE] = scores[t]
+                fields[Q_ROUND] = number
+                fields[Q_GAME] = u
+            else:
+                fields[Q_ROUND] = u
+                fields[Q_GAME] = -1
+            row += 1
+            if not games or game_over(scores, n_sides, rules[R_TARGET]):
+                break
+            number += 1
+            dealer = dealer + 1 if dealer + 1 < n else 0
+    return row

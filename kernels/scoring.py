@@ -14,6 +14,8 @@ from .layout import (
     S_SETTEBELLO, SETTEBELLO)
 
 SUIT_BITS = np.uint64(0x3FF)
+MOST = np.array([S_CARDS, S_COINS, S_PRIMIERA], np.int64)             # a point to the most
+MOST_POINTS = np.array([S_PT_CARDS, S_PT_COINS, S_PT_PRIMIERA], np.int64)
 
 
 @kernel
@@ -69,9 +71,8 @@ def score_round(piles, scopas, rules, best, out):
             out[t, S_PT_RE_BELLO] = (pile >> np.uint64(RE_BELLO)) & ONE
         if rules[R_NAPOLA]:
             out[t, S_PT_NAPOLA] = napola(pile)
-    award_most(out, S_CARDS, S_PT_CARDS, n_sides)
-    award_most(out, S_COINS, S_PT_COINS, n_sides)
-    award_most(out, S_PRIMIERA, S_PT_PRIMIERA, n_sides)
+    for field in range(3):        # one compiled award_most (literal fields would make three)
+        award_most(out, MOST[field], MOST_POINTS[field], n_sides)
     for t in range(n_sides):
         out[t, S_POINTS] = (out[t, S_PT_CARDS] + out[t, S_PT_COINS]
                             + out[t, S_PT_SETTEBELLO] + out[t, S_PT_PRIMIERA]

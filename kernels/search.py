@@ -20,7 +20,7 @@ round point margin. All scratch space is in `search_scratch()`:
 """
 import numpy as np
 
-from ._jit import alloc, kernel, outlined
+from ._jit import kernel, outlined, spliced
 from .bits import ONE, ZERO, lowest, popcount
 from .heuristics import choose_fast
 from .ids import (
@@ -44,8 +44,8 @@ B_ALPHA, B_BETA, B_VALUE = range(3)
 REWARD_SCALE = 0.1                  # a point of margin, as an ISMCTS reward
 
 
-@alloc
 def search_scratch():
+    """Fresh scratch arrays for the search strategies (see above)."""
     return (np.zeros(POS_SIZE, np.uint64), np.zeros(POS_SIZE, np.uint64),
             np.zeros(N_CARDS, np.int64), np.zeros(N_CARDS, np.int64),
             np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64),
@@ -246,7 +246,7 @@ def solve_if_open(use, seat, pos, deck, rules, best, n, cards, takes, work, sear
     return -1
 
 
-@outlined
+@spliced
 def endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
     """Exact minimax once nothing is hidden; the fallback strategy before."""
     if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
@@ -258,7 +258,7 @@ def endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
 
 
 # ---- determinized Monte Carlo -----------------------------------------
-@outlined
+@spliced
 def pimc(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
     """Average each move's round margin over sampled deals of the unseen cards,
     each move played out by the rollout strategy on the same samples."""
@@ -315,7 +315,7 @@ def add_child(tree_i, tree_f, size, node, card, take, side):
     return size
 
 
-@outlined
+@spliced
 def ismcts(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
     """Single-observer ISMCTS: each iteration samples a deal of the unseen
     cards, descends the tree through moves legal in that deal (UCB with

@@ -5,21 +5,39 @@ fast strategies (`heuristics`) look at the position the seat can see; the
 search strategies (`search`) sample or solve the rest of the round and use
 the fast ones for their rollouts. Every strategy draws only from the round's
 random stream, so a seed fixes every decision.
+
+Three entry points with one signature, passed to the batch kernels as the
+strategy code (`round.play_units`): `choose` knows every strategy,
+`choose_fast` only the fast ones (ids below `PIMC`) and `choose_simple`
+random and greedy (ids below `HEURISTIC`), so that a run compiles only the
+strategy code it names (`KINDS`).
 """
 
-from ._jit import kernel
-from .heuristics import choose_fast
-from .ids import ISMCTS, PIMC
+from ._jit import kernel, spliced
+from .heuristics import choose_fast as fast, choose_greedy as simple
+from .ids import HEURISTIC, ISMCTS, PIMC
 from .search import endgame, ismcts, pimc
 
 
-@kernel
+@spliced
 def choose(strategy, p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
     """Index of the move `strategy` (with parameters `p`) plays for `seat`."""
     if strategy < PIMC:
-        return choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
+        return fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
     if strategy == PIMC:
         return pimc(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
     if strategy == ISMCTS:
         return ismcts(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
     return endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
+
+
+@spliced
+def choose_fast(strategy, p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+    """`choose` for the fast strategies only (random, greedy, heuristic, counter)."""
+    return fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
+
+
+@spliced
+def choose_simple(strategy, p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+    """`choose` for random and greedy only."""
+    return simple(strategy, p, seat, pos, rules, n, cards, takes, rng)

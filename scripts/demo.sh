@@ -4,6 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$(bash scripts/cache-dir.sh)}"
 exec .venv/bin/scopa-sim simulate --rounds 1000000 --strategies random,greedy --seed 2026 \
     --out runs/demo --overwrite "$@"

@@ -3,5 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$(bash scripts/cache-dir.sh)}"
 exec .venv/bin/python -m pytest -q "$@"
