@@ -24,9 +24,7 @@ Prints (never asserts), after a warm-up:
   peak of a child that only imports and runs 1,000 rounds for comparison.
 
 The machine may be shared: the load average is printed first, as context.
-Run folders go to a temporary directory (or `--dir`) and are deleted. Unless
-NUMBA_CACHE_DIR is set, the kernels load from the per-version cache folder of
-`scripts/cache-dir.sh`, as in `scripts/test.sh`.
+Run folders go to a temporary directory (or `--dir`) and are deleted.
 """
 from __future__ import annotations
 
@@ -43,16 +41,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if "NUMBA_CACHE_DIR" not in os.environ and (ROOT / "scripts" / "cache-dir.sh").exists():
-    # the per-kernel-version cache folder scripts/test.sh and demo.sh use
-    os.environ["NUMBA_CACHE_DIR"] = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "cache-dir.sh")], capture_output=True, text=True,
-        check=True).stdout.strip()
+from scopa_sim.cli import main as cli_main
+from scopa_sim.executors import default_workers
+from scopa_sim.runner import RunSpec, run_batch
 
-from scopa_sim.cli import main as cli_main                              # noqa: E402
-from scopa_sim.executors import default_workers                        # noqa: E402
-from scopa_sim.runner import RunSpec, run_batch                         # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_cli(args: list[str]) -> tuple[float, float, dict]:
