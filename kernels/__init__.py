@@ -7,10 +7,24 @@ pandas. Inputs are trusted: every check happens once in the Python face
 Kernels do not allocate (see `_jit`): callers pass every array in.
 `needs_compile(strategy ids)` says whether a run will compile first.
 """
-from . import ids, layout, position, rng, strategies
-from .batch import needs_compile, scratch, simulate_games, simulate_rounds
-from .moves import captures_of, legal_moves
-from .scoring import score_round
+import importlib
 
-__all__ = ["captures_of", "ids", "layout", "legal_moves", "needs_compile", "position", "rng",
-           "score_round", "scratch", "simulate_games", "simulate_rounds", "strategies"]
+from . import ids, layout        # plain constants (numpy only): light to import
+
+_WHERE = {"captures_of": "moves", "legal_moves": "moves", "needs_compile": "batch",
+          "scratch": "batch", "simulate_games": "batch", "simulate_rounds": "batch",
+          "score_round": "scoring"}
+_MODULES = ("batch", "moves", "position", "rng", "scoring", "search", "strategies")
+__all__ = ["ids", "layout", *_MODULES, *_WHERE]
+
+
+def __getattr__(name: str):
+    """Numba and the compiled kernels load on first use, so that the command
+    line's help and listings answer at once."""
+    if name in _MODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
