@@ -25,7 +25,7 @@ from .position import (
     CAPTURES, HAND, LAST, PILE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move,
     start_round)
 from .rng import shuffle, stream
-from .scoring import score_round
+from .scoring import score_round, strict_leader
 
 
 @spliced
@@ -60,15 +60,8 @@ def play_round(choose, deck, dealer, rules, strategies, params, best, rng,
 @kernel
 def game_over(scores, n_sides, target):
     """Whether a game ends with these totals: someone at the target, top not tied."""
-    top = scores[0]
-    for t in range(1, n_sides):
-        top = max(top, scores[t])
-    if top < target:
-        return False
-    leaders = 0
-    for t in range(n_sides):
-        leaders += scores[t] == top
-    return leaders == 1
+    top = strict_leader(scores, n_sides)
+    return top >= 0 and scores[top] >= target
 
 
 @kernel

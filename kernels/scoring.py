@@ -43,16 +43,26 @@ def napola(pile):
 
 
 @kernel
+def strict_leader(values, n):
+    """The index among values[0..n-1] strictly above every other, or -1 on a
+    tie at the top: the one rule of every "most ..." point, a round's winner
+    and a game's end."""
+    top = 0
+    for t in range(1, n):
+        if values[t] > values[top]:
+            top = t
+    for t in range(n):
+        if t != top and values[t] == values[top]:
+            return -1
+    return top
+
+
+@kernel
 def award_most(out, field, points_field, n_sides):
     """One point to the side strictly ahead of every other in `field`."""
-    top = 0
-    for t in range(1, n_sides):
-        if out[t, field] > out[top, field]:
-            top = t
-    for t in range(n_sides):
-        if t != top and out[t, field] == out[top, field]:
-            return
-    out[top, points_field] = 1
+    top = strict_leader(out[:, field], n_sides)
+    if top >= 0:
+        out[top, points_field] = 1
 
 
 @kernel

@@ -2,6 +2,7 @@
 import numpy as np
 
 from ._jit import kernel
+from .scoring import strict_leader
 
 
 @kernel
@@ -15,15 +16,8 @@ def tally(values, sums, wins):
     n_sides, n_fields, rows = values.shape
     last = n_fields - 1
     for k in range(rows):
-        top = 0
-        for t in range(1, n_sides):
-            if values[t, last, k] > values[top, last, k]:
-                top = t
-        tied = False
-        for t in range(n_sides):
-            if t != top and values[t, last, k] == values[top, last, k]:
-                tied = True
-        wins[n_sides if tied else top] += 1
+        top = strict_leader(values[:, last, k], n_sides)
+        wins[n_sides if top < 0 else top] += 1
         for t in range(n_sides):
             for f in range(n_fields):
                 x = np.int64(values[t, f, k])
