@@ -5,9 +5,9 @@ order, any number of times, and give the same arrays.
 
 Results go into caller-owned arrays, a row per round: `sides`
 (int16[rows, n_sides, N_SIDE]) and `rounds` (int64[rows, N_ROUND]); a round's
-results are written side by side, which is faster than one column each. `best`
-is the primiera lookup of the rules (`layout.primiera_table`); `scratch()`
-makes the rest.
+results are written side by side, which is faster than one column each. The
+rules vector carries everything the rules say, the primiera lookup included
+(`layout.R_BEST`); `scratch()` makes the rest.
 
 `simulate_rounds` and `simulate_games` are Python functions that pick one of
 three compiled kernels by the strategies a run names: `simple_units` when
@@ -48,28 +48,28 @@ scratch.signatures = ((),)      # compatibility: it used to be a compiled functi
 
 
 @outlined
-def simple_units(games, seed, first, count, rules, strategies, params, best, sides, rounds,
+def simple_units(games, seed, first, count, rules, strategies, params, sides, rounds,
                  scores, rng, deck, pos, work, cards, takes, log, out, info, search):
     """`round.play_units` with random and greedy only."""
-    return play_units(choose_simple, games, seed, first, count, rules, strategies, params, best,
+    return play_units(choose_simple, games, seed, first, count, rules, strategies, params,
                       sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
                       info, search)
 
 
 @outlined
-def fast_units(games, seed, first, count, rules, strategies, params, best, sides, rounds,
+def fast_units(games, seed, first, count, rules, strategies, params, sides, rounds,
                scores, rng, deck, pos, work, cards, takes, log, out, info, search):
     """`round.play_units` with the fast strategies only."""
-    return play_units(choose_fast, games, seed, first, count, rules, strategies, params, best,
+    return play_units(choose_fast, games, seed, first, count, rules, strategies, params,
                       sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
                       info, search)
 
 
 @outlined
-def search_units(games, seed, first, count, rules, strategies, params, best, sides, rounds,
+def search_units(games, seed, first, count, rules, strategies, params, sides, rounds,
                  scores, rng, deck, pos, work, cards, takes, log, out, info, search):
     """`round.play_units` with every strategy."""
-    return play_units(choose, games, seed, first, count, rules, strategies, params, best,
+    return play_units(choose, games, seed, first, count, rules, strategies, params,
                       sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
                       info, search)
 
@@ -124,18 +124,18 @@ class _Entry:
 
 
 @_Entry
-def simulate_rounds(seed, first, rules, strategies, params, best, sides, rounds,
+def simulate_rounds(seed, first, rules, strategies, params, sides, rounds,
                     rng, deck, pos, work, cards, takes, log, out, info, search):
     """Rounds first.. of run `seed`, one per row of `rounds`; round i is
     dealt by seat i % players."""
     _run(strategies, False, np.uint64(int(seed) % 2**64), np.int64(first),
-         np.int64(rounds.shape[0]), rules, strategies, params, best, sides, rounds,
+         np.int64(rounds.shape[0]), rules, strategies, params, sides, rounds,
          np.zeros(MAX_PLAYERS, np.int64), rng, deck, pos, work, cards, takes, log, out, info,
          search)
 
 
 @_Entry
-def simulate_games(seed, first, count, rules, strategies, params, best, sides, rounds,
+def simulate_games(seed, first, count, rules, strategies, params, sides, rounds,
                    scores, rng, deck, pos, work, cards, takes, log, out, info, search):
     """Games first..first+count-1 of run `seed`, one row per round played.
 
@@ -146,5 +146,5 @@ def simulate_games(seed, first, count, rules, strategies, params, best, sides, r
     bigger ones).
     """
     return int(_run(strategies, True, np.uint64(int(seed) % 2**64), np.int64(first),
-                    np.int64(count), rules, strategies, params, best, sides, rounds, scores,
+                    np.int64(count), rules, strategies, params, sides, rounds, scores,
                     rng, deck, pos, work, cards, takes, log, out, info, search))

@@ -39,9 +39,10 @@ R_FORFEIT = 9          # a side missing a suit has primiera 0
 R_RE_BELLO = 10        # the king of coins scores a point
 R_NAPOLA = 11          # a coin run A-2-3.. from the ace scores its length
 R_TEAM = 12            # R_TEAM + seat: the side of each seat (6 slots)
-R_PRIMIERA = R_TEAM + MAX_PLAYERS   # R_PRIMIERA + rank - 1: primiera scale (values
-                                    # 1..1000; scoring reads it via `primiera_table`)
-R_SIZE = R_PRIMIERA + N_RANKS
+R_PRIMIERA = R_TEAM + MAX_PLAYERS   # R_PRIMIERA + rank - 1: primiera scale (1..1000)
+R_BEST = R_PRIMIERA + N_RANKS       # R_BEST + suit slice: that suit's best primiera
+                                    # value (`primiera_table` of the scale; 1024 slots)
+R_SIZE = R_BEST + 1024
 
 # ---- per-side round results (int16), one row per side ----------------------
 S_CARDS, S_COINS, S_SETTEBELLO, S_PRIMIERA, S_SCOPAS = 0, 1, 2, 3, 4

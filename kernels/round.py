@@ -29,7 +29,7 @@ from .scoring import score_round, strict_leader
 
 
 @spliced
-def play_round(choose, deck, dealer, rules, strategies, params, best, rng,
+def play_round(choose, deck, dealer, rules, strategies, params, rng,
                pos, work, cards, takes, log, out, info, search):
     """Play a round dealt from `deck` by `dealer`.
 
@@ -42,7 +42,7 @@ def play_round(choose, deck, dealer, rules, strategies, params, best, rng,
     while not is_over(pos):
         seat = np.int64(pos[TURN])
         m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, cards, takes, work)
-        i = choose(strategies[ix(seat)], params[ix(seat)], seat, pos, deck, rules, best, m,
+        i = choose(strategies[ix(seat)], params[ix(seat)], seat, pos, deck, rules, m,
                    cards, takes, rng, work, search)
         card, take = cards[ix(i)], takes[ix(i)]
         at = ix(play)
@@ -51,7 +51,7 @@ def play_round(choose, deck, dealer, rules, strategies, params, best, rng,
         play_move(pos, deck, rules, card, take)
     info[Q_LEFTOVER] = finish_round(pos, rules)
     out[:, :] = 0
-    score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, best, out)
+    score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, out)
     info[Q_DEALER] = dealer
     info[Q_LAST_CAPTURER] = np.int64(pos[LAST]) - 1
     info[Q_CAPTURES] = np.int64(pos[CAPTURES])
@@ -73,7 +73,7 @@ def new_deck(deck, rng):
 
 
 @spliced
-def play_units(choose, games, seed, first, count, rules, strategies, params, best, sides,
+def play_units(choose, games, seed, first, count, rules, strategies, params, sides,
                rounds, scores, rng, deck, pos, work, cards, takes, log, out, info, search):
     """Units first..first+count-1 of run `seed`: rounds, or with `games`
     whole games, one row of sides/rounds per round played.
@@ -101,7 +101,7 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, bes
                 return -1
             new_deck(deck, rng)
             result, fields = sides[row], rounds[row]     # the round's row, written in place
-            play_round(choose, deck, dealer, rules, strategies, params, best, rng,
+            play_round(choose, deck, dealer, rules, strategies, params, rng,
                        pos, work, cards, takes, log, result, fields, search)
             if games:
                 for t in range(n_sides):

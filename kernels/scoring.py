@@ -1,14 +1,14 @@
 """Round scoring: per-side counts and category points from the piles.
 
 The variant options read here (R_FORFEIT, R_RE_BELLO, R_NAPOLA, and the
-primiera scale behind `best`) are specified in docs/VARIANTS.md.
+primiera scale in `R_BEST`) are specified in docs/VARIANTS.md.
 """
 import numpy as np
 
 from ._jit import kernel
 from .bits import ONE, popcount
 from .layout import (
-    COINS, R_FORFEIT, R_NAPOLA, R_RE_BELLO, R_SIDES, RE_BELLO,
+    COINS, R_BEST, R_FORFEIT, R_NAPOLA, R_RE_BELLO, R_SIDES, RE_BELLO,
     S_CARDS, S_COINS, S_POINTS, S_PRIMIERA, S_PT_CARDS, S_PT_COINS,
     S_PT_NAPOLA, S_PT_PRIMIERA, S_PT_RE_BELLO, S_PT_SETTEBELLO, S_SCOPAS,
     S_SETTEBELLO, SETTEBELLO)
@@ -19,13 +19,13 @@ MOST_POINTS = np.array([S_PT_CARDS, S_PT_COINS, S_PT_PRIMIERA], np.int64)
 
 
 @kernel
-def primiera(pile, best, forfeit):
-    """Sum of the best value per suit (`best`: the rules' primiera scale by
-    suit slice, all values >= 1); a missing suit counts 0, or with `forfeit`
-    makes the whole total 0."""
+def primiera(pile, rules, forfeit):
+    """Sum of the best value per suit (`rules[R_BEST + suit slice]`: the rules'
+    primiera scale, all values >= 1); a missing suit counts 0, or with
+    `forfeit` makes the whole total 0."""
     total = 0
     for s in range(4):
-        v = best[np.int64((pile >> np.uint64(10 * s)) & SUIT_BITS)]
+        v = rules[R_BEST + np.int64((pile >> np.uint64(10 * s)) & SUIT_BITS)]
         if v == 0 and forfeit:
             return 0
         total += v
@@ -66,7 +66,7 @@ def award_most(out, field, points_field, n_sides):
 
 
 @kernel
-def score_round(piles, scopas, rules, best, out):
+def score_round(piles, scopas, rules, out):
     """Fill `out[side, S_*]` (zeroed by the caller) from the piles and scopas."""
     n_sides = rules[R_SIDES]
     for t in range(n_sides):
@@ -74,7 +74,7 @@ def score_round(piles, scopas, rules, best, out):
         out[t, S_CARDS] = popcount(pile)
         out[t, S_COINS] = popcount(pile & COINS)
         out[t, S_SETTEBELLO] = (pile >> np.uint64(SETTEBELLO)) & ONE
-        out[t, S_PRIMIERA] = primiera(pile, best, rules[R_FORFEIT])
+        out[t, S_PRIMIERA] = primiera(pile, rules, rules[R_FORFEIT])
         out[t, S_SCOPAS] = scopas[t]
         out[t, S_PT_SETTEBELLO] = out[t, S_SETTEBELLO]
         if rules[R_RE_BELLO]:

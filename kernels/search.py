@@ -103,15 +103,15 @@ def margin(out, side, n_sides):
 
 
 @kernel
-def score_into(pos, rules, best, out):
+def score_into(pos, rules, out):
     """Finish a played-out position and score it into `out`."""
     finish_round(pos, rules)
     out[:, :] = 0
-    score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, best, out)
+    score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, out)
 
 
 @outlined
-def rollout(strategy, pos, deck, rules, best, rng, cards, takes, work, out):
+def rollout(strategy, pos, deck, rules, rng, cards, takes, work, out):
     """Play the position out with a fast strategy (default parameters); score it."""
     p = DEFAULTS[strategy]
     while not is_over(pos):
@@ -119,7 +119,7 @@ def rollout(strategy, pos, deck, rules, best, rng, cards, takes, work, out):
         m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
         i = choose_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
         play_move(pos, deck, rules, cards[i], takes[i])
-    score_into(pos, rules, best, out)
+    score_into(pos, rules, out)
 
 
 # ---- exact endgame ------------------------------------------------------
@@ -139,7 +139,7 @@ def hidden_holder(pos, seat, rules):
 
 
 @outlined
-def minimax(stack, top, deck, rules, best, side, alpha, beta, cards, takes, work, out,
+def minimax(stack, top, deck, rules, side, alpha, beta, cards, takes, work, out,
             frames, bounds):
     """Exact value (side's round point margin) of stack[top] with best play by
     everyone (sides other than `side` minimise it), alpha-beta pruned.
@@ -158,7 +158,7 @@ def minimax(stack, top, deck, rules, best, side, alpha, beta, cards, takes, work
         if entering:                                   # a new ply: leaf or moves
             pos = stack[d]
             if is_over(pos):
-                score_into(pos, rules, best, out)
+                score_into(pos, rules, out)
                 v = float(margin(out, side, rules[R_SIDES]))
             else:
                 seat = np.int64(pos[TURN])
@@ -202,7 +202,7 @@ def minimax(stack, top, deck, rules, best, side, alpha, beta, cards, takes, work
 
 
 @outlined
-def solve(seat, pos, deck, rules, best, n, cards, takes, work, search):
+def solve(seat, pos, deck, rules, n, cards, takes, work, search):
     """The best root move by exact search, or -1 if it cannot be solved here."""
     spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
     frames, bounds = tree_i[:MAX_DEPTH], tree_f[:MAX_DEPTH]     # the tree is idle here
@@ -216,7 +216,7 @@ def solve(seat, pos, deck, rules, best, n, cards, takes, work, search):
     for i in range(n):
         copy_into(stack[1], stack[0])
         play_move(stack[1], deck, rules, cards[i], takes[i])
-        v = minimax(stack, 1, deck, rules, best, side, best_v, np.inf, rcards, rtakes, work,
+        v = minimax(stack, 1, deck, rules, side, best_v, np.inf, rcards, rtakes, work,
                     sout, frames, bounds)
         if v == -1e9:
             return -1
@@ -238,19 +238,19 @@ def solvable(pos, seat, rules, max_cards):
 
 
 @kernel
-def solve_if_open(use, seat, pos, deck, rules, best, n, cards, takes, work, search):
+def solve_if_open(use, seat, pos, deck, rules, n, cards, takes, work, search):
     """The exact move if `use` and nothing is hidden (at most SOLVE_CARDS in
     hands), else -1: how pimc and ismcts hand over to the endgame."""
     if use and solvable(pos, seat, rules, SOLVE_CARDS):
-        return solve(seat, pos, deck, rules, best, n, cards, takes, work, search)
+        return solve(seat, pos, deck, rules, n, cards, takes, work, search)
     return -1
 
 
 @spliced
-def endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+def endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
     """Exact minimax once nothing is hidden; the fallback strategy before."""
     if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
-        i = solve(seat, pos, deck, rules, best, n, cards, takes, work, search)
+        i = solve(seat, pos, deck, rules, n, cards, takes, work, search)
         if i >= 0:
             return i
     fallback = np.int64(p[P_FALLBACK])
@@ -259,12 +259,12 @@ def endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
 
 # ---- determinized Monte Carlo -----------------------------------------
 @spliced
-def pimc(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+def pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
     """Average each move's round margin over sampled deals of the unseen cards,
     each move played out by the rollout strategy on the same samples."""
     if n == 1:
         return 0
-    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, best, n, cards, takes,
+    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, n, cards, takes,
                           work, search)
     if exact >= 0:
         return exact
@@ -279,7 +279,7 @@ def pimc(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
             copy_into(rpos, spos)
             copy_into(rdeck, sdeck)
             play_move(rpos, rdeck, rules, cards[i], takes[i])
-            rollout(strategy, rpos, rdeck, rules, best, rng, rcards, rtakes, work, sout)
+            rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout)
             totals[i] += margin(sout, side, rules[R_SIDES])
     best_i = 0
     for i in range(1, n):
@@ -316,14 +316,14 @@ def add_child(tree_i, tree_f, size, node, card, take, side):
 
 
 @spliced
-def ismcts(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
     """Single-observer ISMCTS: each iteration samples a deal of the unseen
     cards, descends the tree through moves legal in that deal (UCB with
     availability counts), adds one node, rolls out, and backs up each side's
     margin to the nodes of that side's moves. Plays the most visited move."""
     if n == 1:
         return 0
-    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, best, n, cards, takes,
+    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, n, cards, takes,
                           work, search)
     if exact >= 0:
         return exact
@@ -372,7 +372,7 @@ def ismcts(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
             else:
                 node = child_for(tree_i, node, rcards[pick], rtakes[pick])
             play_move(rpos, rdeck, rules, rcards[pick], rtakes[pick])
-        rollout(strategy, rpos, rdeck, rules, best, rng, rcards, rtakes, work, sout)
+        rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout)
         while node > 0:
             tree_f[node, T_VISITS] += 1.0
             tree_f[node, T_REWARD] += REWARD_SCALE * margin(sout, tree_i[node, T_SIDE], n_sides)

@@ -20,24 +20,24 @@ from .search import endgame, ismcts, pimc
 
 
 @spliced
-def choose(strategy, p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+def choose(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
     """Index of the move `strategy` (with parameters `p`) plays for `seat`."""
     if strategy < PIMC:
         return fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
     if strategy == PIMC:
-        return pimc(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
+        return pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search)
     if strategy == ISMCTS:
-        return ismcts(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
-    return endgame(p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search)
+        return ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search)
+    return endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search)
 
 
 @spliced
-def choose_fast(strategy, p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+def choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
     """`choose` for the fast strategies only (random, greedy, heuristic, counter)."""
     return fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
 
 
 @spliced
-def choose_simple(strategy, p, seat, pos, deck, rules, best, n, cards, takes, rng, work, search):
+def choose_simple(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
     """`choose` for random and greedy only."""
     return simple(strategy, p, seat, pos, rules, n, cards, takes, rng)

@@ -306,7 +306,7 @@ class Round:
             piles[t] = mask_of(self.piles[t])
             scopas[t] = self.scopas[t]
         out = np.zeros((r.n_sides, L.N_SIDE), np.int16)
-        kernels.score_round(piles, scopas, self._packed, r.primiera_table(), out)
+        kernels.score_round(piles, scopas, self._packed, out)
         row = {"dealer": self.dealer, "last_capturer": self.last_capturer,
                "leftover": self._leftover, "captures": self.captures}
         for t in range(r.n_sides):
@@ -328,8 +328,7 @@ class Round:
                                 b.cards, b.takes, b.work)
         kernels.rng.stream(seed, 0, b.rng)
         i = kernels.strategies.choose(s.spec.id, s.vector(), self.turn, pos, deck, self._packed,
-                                      self.rules.primiera_table(), n, b.cards, b.takes, b.rng,
-                                      b.work, b.search)
+                                      n, b.cards, b.takes, b.rng, b.work, b.search)
         if not 0 <= i < n:
             raise RuntimeError(f"strategy {s} chose move {i} of {n}")
         return int(b.cards[i]), tuple(cards_of(int(b.takes[i])))

@@ -236,10 +236,8 @@ class Rules:
         r[L.R_RE_BELLO], r[L.R_NAPOLA] = self.re_bello, self.napola
         r[L.R_TEAM:L.R_TEAM + self.players] = self.teams
         r[L.R_PRIMIERA:L.R_PRIMIERA + 10] = self.primiera_scale
+        r[L.R_BEST:] = L.primiera_table(self.primiera_scale)
         return r
-
-    def primiera_table(self) -> np.ndarray:
-        return L.primiera_table(self.primiera_scale)
 
 
 def _text(value) -> str:

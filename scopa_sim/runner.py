@@ -78,7 +78,7 @@ class RunSpec:
 
     def packed(self):
         ids, params, _ = pack_strategies(list(self.strategies), self.rules)
-        return self.rules.pack(), ids, params, self.rules.primiera_table()
+        return self.rules.pack(), ids, params
 
 
 _COMPILING = threading.Lock()
@@ -100,20 +100,20 @@ def run_batch(spec: RunSpec, b: int, compiled: bool = False) -> tuple[np.ndarray
     if not compiled:
         _compiled(spec)
     first, count = spec.batch_range(b)
-    rules, ids, params, best = spec.packed()
+    rules, ids, params = spec.packed()
     n_sides = spec.rules.n_sides
     seed = np.uint64(spec.seed)
     if not spec.games:
         sides = np.zeros((count, n_sides, L.N_SIDE), np.int16)
         rounds = np.zeros((count, L.N_ROUND), np.int64)
-        kernels.simulate_rounds(seed, first, rules, ids, params, best, sides, rounds,
+        kernels.simulate_rounds(seed, first, rules, ids, params, sides, rounds,
                                 *kernels.scratch())
         return sides, rounds
     capacity = 8 * count + 64
     while True:
         sides = np.zeros((capacity, n_sides, L.N_SIDE), np.int16)
         rounds = np.zeros((capacity, L.N_ROUND), np.int64)
-        rows = kernels.simulate_games(seed, first, count, rules, ids, params, best, sides,
+        rows = kernels.simulate_games(seed, first, count, rules, ids, params, sides,
                                       rounds, np.zeros(n_sides, np.int64), *kernels.scratch())
         if rows >= 0:
             return sides[:rows], rounds[:rows]
@@ -171,11 +171,11 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
     through the checked `Round` (so an illegal kernel move raises)."""
     whole(index, "round index", 0, MAX_UNITS - 1)
     spec = RunSpec.make(rounds=index + 1, strategies=strategies, rules=rules, seed=seed)
-    rules_v, ids, params, best = spec.packed()
+    rules_v, ids, params = spec.packed()
     sides = np.zeros((1, spec.rules.n_sides, L.N_SIDE), np.int16)
     rounds = np.zeros((1, L.N_ROUND), np.int64)
     scratch = kernels.scratch()
-    kernels.simulate_rounds(np.uint64(seed), index, rules_v, ids, params, best, sides, rounds,
+    kernels.simulate_rounds(np.uint64(seed), index, rules_v, ids, params, sides, rounds,
                             *scratch)
     deck, log = scratch[1], scratch[6]
     game = Round(spec.rules, deck=[int(c) for c in deck], dealer=index % spec.rules.players)
