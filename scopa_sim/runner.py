@@ -159,10 +159,11 @@ def simulate(rounds: int | None = None, games: int | None = None,
     parts = []
     with executor(workers, scheduler) as ex:
         for _, cols in stream(batch_columns, (spec,), range(spec.n_batches), ex):
-            parts.append(pd.DataFrame(cols))
+            parts.append(cols)
             if progress:
                 progress(len(cols["round"]))
-    return pd.concat(parts, ignore_index=True)
+    columns = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return pd.DataFrame(columns, copy=False)            # one copy of each column, no more
 
 
 def trace_round(seed: int, index: int, strategies=("random", "greedy"),
