@@ -17,7 +17,6 @@ strategy, `search_units` when one searches. Each is compiled
 strategies never compiles the search code; `needs_compile` says whether a
 run's kernel still has to be compiled.
 """
-import functools
 import threading
 from pathlib import Path
 
@@ -42,9 +41,6 @@ def scratch():
             np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64),
             np.zeros((N_CARDS, 3), np.int64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
             np.zeros(N_ROUND, np.int64), search_scratch())
-
-
-scratch.signatures = ((),)      # compatibility: it used to be a compiled function
 
 
 @outlined
@@ -107,23 +103,6 @@ def _run(strategies, *args):
         return kernel(*args)
 
 
-class _Entry:
-    """A batch entry point: a Python function, with the compiled kernels'
-    `signatures` (what the runner checks) for compatibility."""
-
-    def __init__(self, f):
-        functools.update_wrapper(self, f)
-        self._f = f
-
-    def __call__(self, *args):
-        return self._f(*args)
-
-    @property
-    def signatures(self):
-        return [s for k in KERNELS for s in k.signatures]
-
-
-@_Entry
 def simulate_rounds(seed, first, rules, strategies, params, sides, rounds,
                     rng, deck, pos, work, cards, takes, log, out, info, search):
     """Rounds first.. of run `seed`, one per row of `rounds`; round i is
@@ -134,7 +113,6 @@ def simulate_rounds(seed, first, rules, strategies, params, sides, rounds,
          search)
 
 
-@_Entry
 def simulate_games(seed, first, count, rules, strategies, params, sides, rounds,
                    scores, rng, deck, pos, work, cards, takes, log, out, info, search):
     """Games first..first+count-1 of run `seed`, one row per round played.

@@ -7,8 +7,6 @@ worker, in any order, and give the same bytes.
 """
 from __future__ import annotations
 
-import dataclasses
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -81,24 +79,8 @@ class RunSpec:
         return self.rules.pack(), ids, params
 
 
-_COMPILING = threading.Lock()
-
-
-def _compiled(spec: RunSpec) -> None:
-    """Compile (or load) the batch kernels once, in one thread: Numba may crash
-    when threads compile the same kernel at the same time."""
-    kernel = kernels.simulate_games if spec.games else kernels.simulate_rounds
-    if kernel.signatures and kernels.scratch.signatures:
-        return
-    with _COMPILING:
-        if not (kernel.signatures and kernels.scratch.signatures):
-            run_batch(dataclasses.replace(spec, units=1, batch_size=1), 0, compiled=True)
-
-
-def run_batch(spec: RunSpec, b: int, compiled: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
     """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND])."""
-    if not compiled:
-        _compiled(spec)
     first, count = spec.batch_range(b)
     rules, ids, params = spec.packed()
     n_sides = spec.rules.n_sides
