@@ -200,6 +200,8 @@ def test_until_halfwidth_stops_at_the_same_batch_for_any_workers():
     two = compare("greedy", "random", workers=2, **kw)
     assert one == two
     assert one["reached"] and one["margin"]["halfwidth"] <= 0.05
+    # a pair's mean margin has sd about 1.7 (README: +-0.0105 paired over 100,000
+    # deals), so +-0.05 needs about (1.96 * 1.7 / 0.05)^2 = 4,400 pairs: far below 20,000
     assert one["pairs"] % 1_000 == 0 and one["pairs"] < 20_000
     with pytest.raises(ValueError):
         compare("greedy", "random", deals=10, until_halfwidth=0.1)
