@@ -95,10 +95,12 @@ def throughput(rounds: int):
                 run_batch(spec, b)
             cpu.append(rounds / (time.thread_time() - c))
             wall.append(rounds / (time.perf_counter() - t))
-        t = time.perf_counter()
-        scopa_sim.simulate(rounds=rounds, strategies=pair, seed=1, workers=1,
-                           batch_size=100_000)
-        api = rounds / (time.perf_counter() - t)
+        api = 0.0
+        for _ in range(3):                     # best of 3, as the kernel figure
+            t = time.perf_counter()
+            scopa_sim.simulate(rounds=rounds, strategies=pair, seed=1, workers=1,
+                               batch_size=100_000)
+            api = max(api, rounds / (time.perf_counter() - t))
         print(f"{pair[0]:>7} vs {pair[1]:<7} kernel {max(cpu):9,.0f} rounds/s of CPU time "
               f"(mean {sum(cpu) / 3:,.0f}), {max(wall):9,.0f} of wall time "
               f"(mean {sum(wall) / 3:,.0f}); simulate() {api:9,.0f} rounds/s "
