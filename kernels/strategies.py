@@ -13,9 +13,9 @@ random and greedy (ids below `HEURISTIC`), so that a run compiles only the
 strategy code it names (`KINDS`).
 """
 
-from ._jit import kernel, spliced
+from ._jit import spliced
 from .heuristics import choose_fast as fast, choose_greedy as simple
-from .ids import HEURISTIC, ISMCTS, PIMC
+from .ids import ISMCTS, PIMC
 from .search import endgame, ismcts, pimc
 
 
