@@ -1,5 +1,6 @@
-"""What the commands share: options and their parsing (rules, seed,
-strategies' batches, output format), the consoles, progress bars, output.
+"""What the commands share: options and their parsing (rules, seed, workers
+and where the batches run, output format), the consoles, progress bars and
+result output.
 
 User text (paths, expressions, strategy names) is never read as rich markup.
 """
