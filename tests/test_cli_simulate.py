@@ -466,3 +466,9 @@ def test_quiet_prints_no_progress(tmp_path):
     assert quiet.stderr == ""
     assert "round win rate" in quiet.stdout and "24,000 rounds" in quiet.stdout
     assert parts(tmp_path / "loud") == parts(tmp_path / "quiet")
+
+
+def test_the_command_line_default_batch_is_the_runners():
+    from scopa_sim.cli.simulate import DEFAULT_BATCH
+    from scopa_sim.runner import DEFAULT_BATCH as RUNNER_BATCH
+    assert DEFAULT_BATCH == RUNNER_BATCH
