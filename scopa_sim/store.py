@@ -184,7 +184,7 @@ class Run:
         made = not root.exists()
         lock = _claim(root, overwrite)
         try:
-            for table in ("rounds", "games") if spec.games else ("rounds",):
+            for table in tables(spec):
                 (root / table).mkdir(exist_ok=True)
             manifest = {**spec_dict(spec), "finished": False, "versions": versions(),
                         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -232,20 +232,11 @@ class Run:
         under rounds/ and games/ is a part of this run with this run's spec
         and row count (temporaries of a killed run aside)."""
         found = {}
-        for table in ("rounds", "games") if self.spec.games else ("rounds",):
+        for table in self.tables:
             folder = self.root / table
             if not folder.is_dir() or folder.is_symlink():
                 raise StoreError(f"{folder} is missing: {self.root} is not a whole run")
-            found[table] = {}
-            for path in folder.iterdir():
-                b = _batch_of(path.name, self.spec.n_batches)
-                if b is None:
-                    if not TEMPORARY.fullmatch(path.name):
-                        raise StoreError(f"{path} is not a part of this run: remove it")
-                    continue
-                if path.is_symlink() or not path.is_file():
-                    raise StoreError(f"{path} is not a regular file: remove it")
-                found[table][b] = path
+            found[table] = _parts_in(folder, self.spec.n_batches)[0]
         for b, path in found["rounds"].items():
             self._check_part(path, self.spec.batch_range(b)[1], at_least=self.spec.games)
             if self.spec.games:
@@ -313,7 +304,7 @@ class Run:
     # -- reading ----------------------------------------------------------
     def part_paths(self, table: str = "rounds") -> list[Path]:
         """The checked part files of a table, in batch order."""
-        if table not in ("rounds", "games") or (table == "games" and not self.spec.games):
+        if table not in self.tables:
             raise StoreError(f"{self.root} has no {table} table")
         return [self.root / table / part_name(b) for b in self.done_batches()]
 
@@ -341,12 +332,17 @@ class Run:
 
     @property
     def tables(self) -> tuple[str, ...]:
-        return ("rounds", "games") if self.spec.games else ("rounds",)
+        return tables(self.spec)
 
     def batches(self, columns: list[str] | None = None):
         """(batch index, DataFrame) for each part file of the rounds table, in order."""
         for b in self.done_batches():
             yield b, self.read_batch(b, columns=columns)
+
+
+def tables(spec: RunSpec) -> tuple[str, ...]:
+    """The tables (folders of part files) of a run."""
+    return ("rounds", "games") if spec.games else ("rounds",)
 
 
 PART = re.compile(r"part-(\d{6,})\.parquet")
@@ -391,16 +387,31 @@ def _run_files(root: Path) -> list[Path]:
                 and not entry.is_symlink():
             files += [entry] if entry.name.endswith(".tmp") else []
         elif entry.name in ("rounds", "games") and entry.is_dir() and not entry.is_symlink():
-            files.append(entry)
-            for path in sorted(entry.iterdir()):
-                if path.is_symlink() or not path.is_file() or not (
-                        _batch_of(path.name, spec.n_batches) is not None
-                        or TEMPORARY.fullmatch(path.name)):
-                    raise StoreError(f"{not_run}: {path} is not a part of it")
-                files.append(path)
+            try:
+                parts, temporaries = _parts_in(entry, spec.n_batches)
+            except StoreError as e:
+                raise StoreError(f"{not_run}: {e}") from None
+            files += [entry, *sorted(parts.values()), *temporaries]
         else:
             raise StoreError(f"{not_run}: {entry} is not part of a run")
     return files
+
+
+def _parts_in(folder: Path, n_batches: int) -> tuple[dict[int, Path], list[Path]]:
+    """The part files of a table folder by batch, and the temporaries a killed
+    run left; StoreError for anything else in it (a link, a folder, a stray file)."""
+    parts, temporaries = {}, []
+    for path in folder.iterdir():
+        b = _batch_of(path.name, n_batches)
+        if b is None and not TEMPORARY.fullmatch(path.name):
+            raise StoreError(f"{path} is not a part of this run: remove it")
+        if path.is_symlink() or not path.is_file():
+            raise StoreError(f"{path} is not a regular file: remove it")
+        if b is None:
+            temporaries.append(path)
+        else:
+            parts[b] = path
+    return parts, temporaries
 
 
 def _claim(root: Path, overwrite: bool) -> int:
