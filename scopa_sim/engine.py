@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from . import kernels, schema
+from .checks import MAX_SEED, SEED_SPAN, whole
 from .cards import Card, card_name, cards_of, mask_of, names, parse_card, parse_cards
 from .kernels import layout as L, position as P
 from .rules import Rules
@@ -35,17 +36,11 @@ def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:
 
 def _seat(what: str, value, players: int) -> int:
     """A seat number 0..players-1: an int, not a bool."""
-    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
-            or not 0 <= value < players):
-        raise ValueError(f"{what} must be a seat 0..{players - 1}, not {value!r}")
-    return int(value)
+    return whole(value, what, 0, players - 1, f"a seat 0..{players - 1}")
 
 
 def _seed(seed) -> np.uint64:
-    if (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer))
-            or not 0 <= int(seed) < 2 ** 64):
-        raise ValueError(f"seed must be a whole number 0..2**64-1, not {seed!r}")
-    return np.uint64(seed)
+    return np.uint64(whole(seed, "seed", 0, MAX_SEED, SEED_SPAN))
 
 
 def _hands(hands, players: int) -> list[list[int]]:

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import kernels, schema
+from .checks import MAX_SEED, SEED_SPAN, whole
 from .engine import Round
 from .executors import executor, stream
 from .kernels import layout as L
@@ -21,20 +22,8 @@ from .rules import Rules
 from .strategies import Strategy, pack_strategies
 
 DEFAULT_BATCH = 50_000          # rounds per batch: big enough that writing costs little
-MAX_SEED = 2**64 - 1
 MAX_UNITS = 10**13              # rounds or games in one run: a cluster-year, not a typo
 MAX_BATCH = 1_000_000           # rounds (or games) per batch: a batch is held in memory
-
-
-def whole(value, name: str, low: int, high: int, span: str | None = None) -> int:
-    """`value` as an int in low..high, or a ValueError naming `name` and the
-    range (`span`: the range as people write it, e.g. "0..2**64-1")."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-            or not low <= value <= high:
-        span = span or (f"a positive whole number at most {high:,}" if low == 1
-                        else f"a whole number {low:,}..{high:,}")
-        raise ValueError(f"{name} must be {span}, not {value!r}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -52,7 +41,7 @@ class RunSpec:
             raise ValueError("a run spec needs Rules, and games true or false")
         unit = "games" if self.games else "rounds"
         for name, title, low, high, span in (("units", f"the number of {unit}", 1, MAX_UNITS, None),
-                                             ("seed", "seed", 0, MAX_SEED, "a whole number 0..2**64-1"),
+                                             ("seed", "seed", 0, MAX_SEED, SEED_SPAN),
                                              ("batch_size", "batch size", 1, MAX_BATCH, None)):
             object.__setattr__(self, name, whole(getattr(self, name), title, low, high, span))
 

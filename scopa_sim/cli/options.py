@@ -57,7 +57,7 @@ def cluster_options(f):
     f = click.option("--cluster", metavar="local:N",
                      help="Start a local Dask cluster of N worker processes for this "
                           "command.")(f)
-    return click.option("--scheduler", envvar="SCOPA_SIM_SCHEDULER", metavar="tcp://HOST:PORT",
+    return click.option("--scheduler", metavar="tcp://HOST:PORT",
                         help="Run the batches on this Dask scheduler's cluster (or set "
                              "SCOPA_SIM_SCHEDULER); default: threads of this process.")(f)
 

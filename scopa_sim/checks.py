@@ -1,0 +1,18 @@
+"""Checks of whole-number arguments, shared by every public entry point."""
+from __future__ import annotations
+
+import numpy as np
+
+MAX_SEED = 2**64 - 1
+SEED_SPAN = "a whole number 0..2**64-1"
+
+
+def whole(value, name: str, low: int, high: int, span: str | None = None) -> int:
+    """`value` as an int in low..high, or a ValueError naming `name` and the
+    range (`span`: the range as people write it, e.g. "0..2**64-1")."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
+            or not low <= value <= high:
+        span = span or (f"a positive whole number at most {high:,}" if low == 1
+                        else f"a whole number {low:,}..{high:,}")
+        raise ValueError(f"{name} must be {span}, not {value!r}")
+    return int(value)
