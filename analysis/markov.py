@@ -18,6 +18,24 @@ from __future__ import annotations
 import numpy as np
 
 
+MAX_POINTS = 64                 # round points per side are far below this
+
+
+def round_counts(dealer, points_0, points_1, seats: int) -> np.ndarray:
+    """counts[dealer seat, points_0, points_1] of some rounds (MAX_POINTS wide)."""
+    a = np.clip(np.asarray(points_0, np.int64), 0, MAX_POINTS - 1)
+    b = np.clip(np.asarray(points_1, np.int64), 0, MAX_POINTS - 1)
+    code = (np.asarray(dealer, np.int64) * MAX_POINTS + a) * MAX_POINTS + b
+    shape = (seats, MAX_POINTS, MAX_POINTS)
+    return np.bincount(code, minlength=seats * MAX_POINTS ** 2).reshape(shape)
+
+
+def trimmed(counts: np.ndarray) -> np.ndarray:
+    """Round counts cut to the points seen (the chain's state grid needs no more)."""
+    a, b = np.nonzero(counts.sum(0))
+    return counts[:, :a.max() + 1, :b.max() + 1]
+
+
 def _check(dist: np.ndarray) -> np.ndarray:
     dist = np.asarray(dist, np.float64)
     if dist.ndim != 3 or dist.shape[0] < 1:
@@ -87,22 +105,33 @@ def match_probability(dist, target: int, first_dealer=None) -> float:
     return float((by_dealer * w).sum() / w.sum())
 
 
-def bootstrap_match_probability(counts, target: int, first_dealer=None, replicates: int = 200,
-                                seed: int = 0) -> tuple[float, float, float]:
-    """The match probability from round counts `counts[d, a, b]`, with a 95%
-    percentile interval from `replicates` multinomial resamplings of the
-    counts (each dealer's rounds resampled apart)."""
+def bootstrap(counts, estimate, replicates: int = 200, seed: int = 0):
+    """`estimate` (a function of the round-point distribution dist[d, a, b])
+    at the round counts `counts[d, a, b]`, with a 95% percentile interval
+    from `replicates` multinomial resamplings of the counts (each dealer's
+    rounds resampled apart): (point, low, high), each shaped as `estimate`'s
+    value (NaN bounds without replicates)."""
     counts = np.asarray(counts, np.int64)
     totals = counts.sum((1, 2))
     if (totals == 0).any():
         raise ValueError("every dealer seat needs at least one round")
-    point = match_probability(counts / totals[:, None, None], target, first_dealer)
+    point = np.asarray(estimate(counts / totals[:, None, None]))
+    if not replicates:
+        return point, np.full(point.shape, np.nan), np.full(point.shape, np.nan)
     rng = np.random.default_rng(seed)
     flat = counts.reshape(len(counts), -1) / totals[:, None]
     draws = []
     for _ in range(replicates):
         sample = np.stack([rng.multinomial(n, p) for n, p in zip(totals, flat)]).astype(float)
-        sample = (sample / totals[:, None]).reshape(counts.shape)
-        draws.append(match_probability(sample, target, first_dealer))
-    low, high = np.quantile(draws, [0.025, 0.975]) if replicates else (np.nan, np.nan)
-    return point, float(low), float(high)
+        draws.append(estimate((sample / totals[:, None]).reshape(counts.shape)))
+    low, high = np.quantile(np.asarray(draws), [0.025, 0.975], axis=0)
+    return point, low, high
+
+
+def bootstrap_match_probability(counts, target: int, first_dealer=None, replicates: int = 200,
+                                seed: int = 0) -> tuple[float, float, float]:
+    """The match probability from round counts `counts[d, a, b]`, with a 95%
+    bootstrap interval (`bootstrap`)."""
+    point, low, high = bootstrap(counts, lambda d: match_probability(d, target, first_dealer),
+                                 replicates, seed)
+    return float(point), float(low), float(high)

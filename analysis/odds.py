@@ -6,26 +6,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checks import whole
 from ..rules import Rules
 from ..runner import simulate
 from ..strategies import split_strategies
-from .markov import win_table
-
-MAX_POINTS = 64
+from .markov import bootstrap as markov_bootstrap, round_counts, trimmed, win_table
 
 
-def round_counts(strategies, rules: Rules, seed: int, rounds: int, workers=None,
+def simulated_counts(strategies, rules: Rules, seed: int, rounds: int, workers=None,
                  scheduler=None, progress=None) -> np.ndarray:
     """counts[dealer seat, points_0, points_1] over `rounds` simulated rounds."""
     df = simulate(rounds=rounds, strategies=strategies, rules=rules, seed=seed,
                   workers=workers or 1, scheduler=scheduler, progress=progress)
-    a = np.clip(df["points_0"].to_numpy(np.int64), 0, MAX_POINTS - 1)
-    b = np.clip(df["points_1"].to_numpy(np.int64), 0, MAX_POINTS - 1)
-    code = (df["dealer"].to_numpy(np.int64) * MAX_POINTS + a) * MAX_POINTS + b
-    shape = (rules.players, MAX_POINTS, MAX_POINTS)
-    counts = np.bincount(code, minlength=int(np.prod(shape))).reshape(shape)
-    top_a, top_b = (int(np.nonzero(counts.sum(axes))[0].max()) for axes in ((0, 2), (0, 1)))
-    return counts[:, :top_a + 1, :top_b + 1]
+    return trimmed(round_counts(df["dealer"], df["points_0"], df["points_1"], rules.players))
 
 
 def parse_score(text: str, rules: Rules) -> tuple[int, int]:
@@ -52,25 +45,18 @@ def odds(strategies=("counter", "counter"), rules="scopa", score=None, dealer=No
         strategies = split_strategies(strategies)
     if rules.n_sides != 2:
         raise ValueError(f"odds need rules with two sides; {rules.name} has {rules.n_sides}")
-    if dealer is not None and not (isinstance(dealer, int) and 0 <= dealer < rules.players):
-        raise ValueError(f"dealer must be a seat 0..{rules.players - 1}, not {dealer!r}")
+    if dealer is not None:
+        whole(dealer, "dealer", 0, rules.players - 1, f"a seat 0..{rules.players - 1}")
     at = parse_score(score, rules) if score is not None else None
-    counts = round_counts(strategies, rules, seed, rounds, workers, scheduler, progress)
+    counts = simulated_counts(strategies, rules, seed, rounds, workers, scheduler, progress)
     if (counts.sum((1, 2)) == 0).any():
         raise ValueError(f"{rounds:,} rounds are too few: some seat never dealt")
 
-    def table(c) -> np.ndarray:
-        v = win_table(c / c.sum((1, 2), keepdims=True), rules.target)
+    def table(dist) -> np.ndarray:
+        v = win_table(dist, rules.target)
         return v[:, :, dealer] if dealer is not None else v.mean(2)
 
-    point = table(counts)
-    rng = np.random.default_rng(seed)
-    flat = counts.reshape(len(counts), -1)
-    draws = np.array([table(np.stack([rng.multinomial(n, row / n) for n, row in
-                                      zip(flat.sum(1), flat)]).reshape(counts.shape))
-                      for _ in range(bootstrap)]) if bootstrap else np.full((2,) + point.shape,
-                                                                             np.nan)
-    low, high = np.quantile(draws, [0.025, 0.975], axis=0)
+    point, low, high = markov_bootstrap(counts, table, bootstrap, seed)
     out = {"rules": rules.name, "target": rules.target, "strategies": [str(s) for s in strategies],
            "seed": seed, "rounds": rounds, "dealer": dealer, "bootstrap": bootstrap,
            "table": point.tolist(), "low": low.tolist(), "high": high.tolist()}

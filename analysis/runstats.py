@@ -7,12 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..store import Run, side_strategy
-from .markov import bootstrap_match_probability
+from .markov import MAX_POINTS, bootstrap_match_probability, round_counts, trimmed
 from .stats import mean_from_sums, strict_leader, wilson
 from .. import schema
 from .summary import Tally
 
-MAX_POINTS = 64                 # round points per side are far below this
 CHECKPOINTS = 120               # points on the convergence curve (log-spaced)
 
 
@@ -49,9 +48,7 @@ class RunTally:
                         for t in range(self.n_sides)], 1)
         dealer = df["dealer"].to_numpy().astype(np.int64)
         if self.n_sides == 2:
-            p = np.clip(pts, 0, MAX_POINTS - 1)
-            code = (dealer * MAX_POINTS + p[:, 0]) * MAX_POINTS + p[:, 1]
-            self.joint += np.bincount(code, minlength=self.joint.size).reshape(self.joint.shape)
+            self.joint += round_counts(dealer, pts[:, 0], pts[:, 1], self.players)
         sc = sum(df[f"scopas_{t}"].to_numpy().astype(np.int64) for t in range(self.n_sides))
         self.scopas += np.bincount(np.clip(sc, 0, MAX_POINTS - 1), minlength=MAX_POINTS)
         ds, ls = self.teams[dealer], self.teams[(dealer + 1) % self.players]
@@ -141,9 +138,7 @@ def _exact(run: Run, t: RunTally, bootstrap: int, games) -> dict:
     if games is not None:
         first = games["first_dealer"].to_numpy()
         weights = np.bincount(first.astype(np.int64), minlength=spec.rules.players)
-    a, b = np.nonzero(t.joint.sum(0))
-    joint = t.joint[:, :a.max() + 1, :b.max() + 1]        # trimmed to the points seen
-    p, low, high = bootstrap_match_probability(joint, spec.rules.target, weights,
+    p, low, high = bootstrap_match_probability(trimmed(t.joint), spec.rules.target, weights,
                                                replicates=bootstrap)
     out.update(side0_win=p, low=low, high=high, replicates=bootstrap)
     if spec.games:
