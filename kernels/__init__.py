@@ -13,8 +13,10 @@ from . import ids, layout        # plain constants (numpy only): light to import
 
 _WHERE = {"captures_of": "moves", "legal_moves": "moves", "needs_compile": "batch",
           "scratch": "batch", "simulate_games": "batch", "simulate_rounds": "batch",
+          "simulate_units": "batch",
           "score_round": "scoring"}
-_MODULES = ("batch", "moves", "position", "rng", "scoring", "search", "strategies")
+_MODULES = ("batch", "moves", "observe", "position", "rng", "round", "scoring", "search",
+            "strategies", "users")
 __all__ = ["ids", "layout", *_MODULES, *_WHERE]
 
 

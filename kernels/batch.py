@@ -10,12 +10,13 @@ rules vector carries everything the rules say, the primiera lookup included
 (`layout.R_BEST`); `scratch()` makes the rest.
 
 `simulate_rounds` and `simulate_games` are Python functions that pick one of
-three compiled kernels by the strategies a run names: `simple_units` when
-every seat plays random or greedy, `fast_units` when every seat plays a fast
-strategy, `search_units` when one searches. Each is compiled
-(or loaded from the cache) the first time a run needs it, so a run of fast
-strategies never compiles the search code; `needs_compile` says whether a
-run's kernel still has to be compiled.
+three compiled kernels by the strategies a run names (`ids.KINDS`):
+`simple_units` when every seat plays random, greedy or a user strategy,
+`fast_units` when every seat plays a fast one, `search_units` when one
+searches. Each is compiled (or loaded from the cache) the first time a run
+needs it, so a run of fast strategies never compiles the search code, and
+a user's function (a pointer, see `users`) never recompiles a kernel; `needs_compile` says
+whether a run's kernel still has to be compiled.
 """
 import threading
 from pathlib import Path
@@ -23,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from ._jit import outlined
-from .ids import HEURISTIC, PIMC
+from . import users as U
+from .ids import BUILTINS, KINDS, USER
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
 from .moves import W_SIZE
 from .position import POS_SIZE
@@ -32,53 +34,62 @@ from .search import search_scratch
 from .strategies import choose, choose_fast, choose_simple
 
 
-def scratch():
+def scratch(functions=(), params=None):
     """Fresh scratch arrays for one batch: rng, deck, pos, work, cards, takes,
     log, out (one round's side results), info (one round's fields), search
-    (the search strategies' scratch tuple)."""
+    (the search strategies' scratch tuple), users (the run's user strategy
+    `functions` and their rollout `params`, see `users.context`)."""
     return (np.zeros(1, np.uint64), np.zeros(N_CARDS, np.int64),
             np.zeros(POS_SIZE, np.uint64), np.zeros(W_SIZE, np.int64),
             np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64),
             np.zeros((N_CARDS, 3), np.int64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
-            np.zeros(N_ROUND, np.int64), search_scratch())
+            np.zeros(N_ROUND, np.int64), search_scratch(), U.context(functions, params))
 
 
 @outlined
 def simple_units(games, seed, first, count, rules, strategies, params, sides, rounds,
-                 scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+                 rng, deck, pos, work, cards, takes, log, out, info, search, users):
     """`round.play_units` with random and greedy only."""
     return play_units(choose_simple, games, seed, first, count, rules, strategies, params,
-                      sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
-                      info, search)
+                      sides, rounds, rng, deck, pos, work, cards, takes, log, out, info,
+                      search, users)
 
 
 @outlined
 def fast_units(games, seed, first, count, rules, strategies, params, sides, rounds,
-               scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+               rng, deck, pos, work, cards, takes, log, out, info, search, users):
     """`round.play_units` with the fast strategies only."""
     return play_units(choose_fast, games, seed, first, count, rules, strategies, params,
-                      sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
-                      info, search)
+                      sides, rounds, rng, deck, pos, work, cards, takes, log, out, info,
+                      search, users)
 
 
 @outlined
 def search_units(games, seed, first, count, rules, strategies, params, sides, rounds,
-                 scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+                 rng, deck, pos, work, cards, takes, log, out, info, search, users):
     """`round.play_units` with every strategy."""
     return play_units(choose, games, seed, first, count, rules, strategies, params,
-                      sides, rounds, scores, rng, deck, pos, work, cards, takes, log, out,
-                      info, search)
+                      sides, rounds, rng, deck, pos, work, cards, takes, log, out, info,
+                      search, users)
 
 
 KERNELS = (simple_units, fast_units, search_units)
+CHOOSERS = (choose_simple, choose_fast, choose)          # the strategy code of each
 _COMPILING = threading.Lock()
 
 
 def kernel_for(strategies):
     """The batch kernel for these strategy ids (one per seat): the one that
-    compiles the least strategy code."""
-    top = max(int(s) for s in strategies)
-    return simple_units if top < HEURISTIC else fast_units if top < PIMC else search_units
+    compiles the least strategy code. User ids play in any; an unknown id
+    goes to the kernel that knows every id, whose dispatch refuses it."""
+    kinds = [BUILTINS[s].kind if s < len(BUILTINS) else "search" if s < USER else "simple"
+             for s in map(int, strategies)]
+    return KERNELS[max(map(KINDS.index, kinds))]
+
+
+def chooser_for(strategies):
+    """The strategy code (`strategies.choose*`) of `kernel_for(strategies)`."""
+    return CHOOSERS[KERNELS.index(kernel_for(strategies))]
 
 
 def needs_compile(strategies) -> bool:
@@ -86,7 +97,7 @@ def needs_compile(strategies) -> bool:
     first, rather than loading it from the disk cache (seconds, not a
     fraction of one)."""
     kernel = kernel_for(strategies)
-    if kernel.signatures:
+    if kernel.overloads:
         return False
     try:
         index = Path(kernel._cache._cache_file._index_path)   # Numba's cache index file
@@ -95,34 +106,41 @@ def needs_compile(strategies) -> bool:
     return not index.exists()
 
 
-def _run(strategies, *args):
-    kernel = kernel_for(strategies)
-    if kernel.signatures:
+def call(kernel, *args):
+    """Call a kernel, compiling (or loading) it first if needed, one thread
+    at a time."""
+    if kernel.overloads:
         return kernel(*args)
     with _COMPILING:          # one thread compiles (or loads); the others wait
         return kernel(*args)
 
 
-def simulate_rounds(seed, first, rules, strategies, params, sides, rounds,
-                    rng, deck, pos, work, cards, takes, log, out, info, search):
+def simulate_units(games, seed, first, count, rules, strategies, params, sides, rounds,
+                   rng, deck, pos, work, cards, takes, log, out, info, search, users):
+    """Units first..first+count-1 of run `seed` (rounds, or with `games`
+    games) in the kernel for these strategies: see `round.play_units`."""
+    return int(call(kernel_for(strategies), bool(games), np.uint64(int(seed) % 2**64),
+                    np.int64(first), np.int64(count), rules, strategies, params, sides,
+                    rounds, rng, deck, pos, work, cards, takes, log, out, info, search,
+                    users))
+
+
+def simulate_rounds(seed, first, rules, strategies, params, sides, rounds, *scratch):
     """Rounds first.. of run `seed`, one per row of `rounds`; round i is
-    dealt by seat i % players."""
-    _run(strategies, False, np.uint64(int(seed) % 2**64), np.int64(first),
-         np.int64(rounds.shape[0]), rules, strategies, params, sides, rounds,
-         np.zeros(MAX_PLAYERS, np.int64), rng, deck, pos, work, cards, takes, log, out, info,
-         search)
+    dealt by seat i % players. Returns the number of rows, or -2 if a
+    strategy chose a move that does not exist (see `users`)."""
+    return simulate_units(False, seed, first, rounds.shape[0], rules, strategies, params,
+                          sides, rounds, *scratch)
 
 
-def simulate_games(seed, first, count, rules, strategies, params, sides, rounds,
-                   scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+def simulate_games(seed, first, count, rules, strategies, params, sides, rounds, *scratch):
     """Games first..first+count-1 of run `seed`, one row per round played.
 
     Game g draws all its rounds from stream (seed, g); its first dealer is
     seat g % players. `rounds[:, Q_ROUND]` is the round's number within its
-    game (from 0), `rounds[:, Q_GAME]` the game index. Returns
-    the number of rows, or -1 if the arrays were too small (call again with
-    bigger ones).
+    game (from 0), `rounds[:, Q_GAME]` the game index. Returns the number of
+    rows, -1 if the arrays were too small (call again with bigger ones) or
+    -2 if a strategy chose a move that does not exist.
     """
-    return int(_run(strategies, True, np.uint64(int(seed) % 2**64), np.int64(first),
-                    np.int64(count), rules, strategies, params, sides, rounds, scores,
-                    rng, deck, pos, work, cards, takes, log, out, info, search))
+    return simulate_units(True, seed, first, count, rules, strategies, params, sides,
+                          rounds, *scratch)

@@ -13,7 +13,7 @@ import numpy as np
 from ._jit import kernel
 from .bits import ONE, lowest, popcount
 from .ids import (
-    COUNTER, GREEDY, HEURISTIC, P_COIN, P_COIN_EXPOSED, P_PRIMIERA, P_SCOPA, P_SETTEBELLO,
+    COUNTER, GREEDY, HEURISTIC, RANDOM, P_COIN, P_COIN_EXPOSED, P_PRIMIERA, P_SCOPA, P_SETTEBELLO,
     P_SETTEBELLO_EXPOSED, P_SEVEN, P_SWEEP, P_CARD)
 from .layout import COINS, PRIMIERA, R_HAND, R_PLAYERS, R_TEAM, RANK, RANK_CARDS, SETTEBELLO
 from .moves import clears_for_scopa
@@ -110,12 +110,8 @@ def exposure(p, seat, pos, rules, card, take, counting):
 
 
 @kernel
-def choose_greedy(strategy, p, seat, pos, rules, n, cards, takes, rng):
-    """`choose_fast` for random and greedy only (no exposure costs to compile)."""
-    if strategy != GREEDY:
-        return below(rng, n)
-    if n == 1:                  # scoring draws nothing: the one move it is
-        return 0
+def greedy(p, pos, rules, n, cards, takes):
+    """The move of best `gain` (the first on a tie)."""
     best = 0
     best_value = -np.inf
     for i in range(n):
@@ -127,18 +123,36 @@ def choose_greedy(strategy, p, seat, pos, rules, n, cards, takes, rng):
 
 
 @kernel
-def choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
-    """Index of the move a fast strategy plays among the n legal moves."""
-    if strategy != HEURISTIC and strategy != COUNTER:
-        return choose_greedy(strategy, p, seat, pos, rules, n, cards, takes, rng)
-    if n == 1:
-        return 0
+def cautious(p, seat, pos, rules, n, cards, takes, counting):
+    """heuristic (and with `counting`, counter): the move of best gain minus
+    exposure (the first on a tie)."""
     best = 0
     best_value = -np.inf
     for i in range(n):
         value = gain(p, pos, rules, cards[i], takes[i]) - exposure(
-            p, seat, pos, rules, cards[i], takes[i], strategy == COUNTER)
+            p, seat, pos, rules, cards[i], takes[i], counting)
         if value > best_value:
             best = i
             best_value = value
     return best
+
+
+@kernel
+def choose_simple(strategy, p, seat, pos, rules, n, cards, takes, rng):
+    """The move random or greedy plays among the n legal moves; -1 for any
+    other strategy id. Only random draws (one number, even from one move)."""
+    if strategy == RANDOM:
+        return below(rng, n)
+    if strategy == GREEDY:
+        return 0 if n == 1 else greedy(p, pos, rules, n, cards, takes)
+    return -1
+
+
+@kernel
+def choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
+    """The move a fast strategy (random, greedy, heuristic, counter) plays;
+    -1 for any other strategy id."""
+    if strategy == HEURISTIC or strategy == COUNTER:
+        return 0 if n == 1 else cautious(p, seat, pos, rules, n, cards, takes,
+                                         strategy == COUNTER)
+    return choose_simple(strategy, p, seat, pos, rules, n, cards, takes, rng)

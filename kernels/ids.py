@@ -1,12 +1,46 @@
-"""Strategy ids, parameter names and defaults: the one source for the kernel
-and the Python registry. A strategy's parameter vector holds its parameters
-in the order named here (unused slots are 0)."""
+"""The built-in strategies, declared once: id, kind, parameters (name,
+default, what values it takes) and help text. The kernel's dispatch
+(`strategies`), the Python registry, parameter parsing and the command line's
+help all derive from `BUILTINS`. Adding a strategy is one record here plus
+its kernel function and its branch in `strategies`.
+
+A seat's parameter vector holds its strategy's parameters in the order
+declared (unused slots are 0); `P_*` name the slots the kernels read.
+
+User strategies (`scopa_sim.user`) get the ids USER.. USER + MAX_USERS - 1,
+one per distinct user function of a run; any other id is unknown, and the
+kernel's dispatch refuses it (the round stops with an error, see `round`).
+"""
+from typing import NamedTuple
+
 import numpy as np
 
 from .layout import N_PARAMS
 
+
+class Param(NamedTuple):
+    """A strategy parameter: `kind` is "number" (any finite number), "count"
+    (a whole number 1..high), "flag" (0 or 1), "strategy" (a fast strategy
+    or a user one: its id) or "non-negative"."""
+    name: str
+    default: float
+    kind: str = "number"
+    high: float = 0.0
+
+
+class Builtin(NamedTuple):
+    """A built-in strategy. `kind` says which batch kernel can play it
+    (simple < fast < search, see `batch.kernel_for`)."""
+    name: str
+    id: int
+    kind: str
+    params: tuple
+    help: str
+
+
 RANDOM, GREEDY, HEURISTIC, COUNTER, PIMC, ISMCTS, ENDGAME = range(7)
-NAMES = ("random", "greedy", "heuristic", "counter", "pimc", "ismcts", "endgame")
+USER, MAX_USERS = 64, 6
+KINDS = ("simple", "fast", "search")
 
 # greedy, heuristic, counter: what taken cards are worth, in hundredths of a card
 P_CARD, P_COIN, P_SETTEBELLO, P_PRIMIERA, P_SCOPA = 0, 1, 2, 3, 4
@@ -20,20 +54,44 @@ P_USE_ENDGAME = 2
 P_EXPLORATION = 3
 P_MAX_CARDS, P_FALLBACK = 0, 1
 
-WORTH = (("card", 100.0), ("coin", 100.0), ("settebello", 400.0), ("primiera", 5.0),
-         ("scopa", 1000.0))
-PARAMS = {
-    RANDOM: (),
-    GREEDY: WORTH,
-    HEURISTIC: WORTH + (("sweep", 500.0), ("seven", 120.0), ("coin_exposed", 30.0),
-                        ("settebello_exposed", 300.0)),
-    COUNTER: WORTH + (("sweep", 2000.0), ("seven", 1200.0), ("coin_exposed", 240.0),
-                      ("settebello_exposed", 600.0)),
-    PIMC: (("samples", 24.0), ("rollout", float(HEURISTIC)), ("endgame", 1.0)),
-    ISMCTS: (("iterations", 600.0), ("rollout", float(HEURISTIC)), ("endgame", 1.0),
-             ("exploration", 0.7)),
-    ENDGAME: (("max_cards", 10.0), ("fallback", float(COUNTER))),
-}
-DEFAULTS = np.zeros((len(NAMES), N_PARAMS), np.float64)
-for _id, _params in PARAMS.items():
-    DEFAULTS[_id, :len(_params)] = [v for _, v in _params]
+WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),
+         Param("primiera", 5.0), Param("scopa", 1000.0))
+BUILTINS = (
+    Builtin("random", RANDOM, "simple", (),
+            "uniform over all legal moves (a move is a card and a capture set)"),
+    Builtin("greedy", GREEDY, "simple", WORTH,
+            "best immediate gain: scopa, then settebello, cards, coins, primiera; "
+            "trails its least valuable card"),
+    Builtin("heuristic", HEURISTIC, "fast",
+            WORTH + (Param("sweep", 500.0), Param("seven", 120.0), Param("coin_exposed", 30.0),
+                     Param("settebello_exposed", 300.0)),
+            "greedy's gain minus flat costs for what the move leaves open: a table of 10 or "
+            "less (a sweep), exposed sevens, coins and the settebello"),
+    Builtin("counter", COUNTER, "fast",
+            WORTH + (Param("sweep", 2000.0), Param("seven", 1200.0),
+                     Param("coin_exposed", 240.0), Param("settebello_exposed", 600.0)),
+            "heuristic with card counting: each cost times the chance, from the unseen "
+            "cards, that the next player holds a card that takes it"),
+    Builtin("pimc", PIMC, "search",
+            (Param("samples", 24.0, "count", 100_000), Param("rollout", HEURISTIC, "strategy"),
+             Param("endgame", 1.0, "flag")),
+            "determinized Monte Carlo: deal the unseen cards at random `samples` times, play "
+            "each move out with the `rollout` strategy, best mean margin; exact endgame when "
+            "nothing is hidden"),
+    Builtin("ismcts", ISMCTS, "search",
+            (Param("iterations", 600.0, "count", 30_000), Param("rollout", HEURISTIC, "strategy"),
+             Param("endgame", 1.0, "flag"), Param("exploration", 0.7, "non-negative")),
+            "single-observer information-set MCTS with `iterations` sampled deals, UCB "
+            "`exploration`, `rollout` strategy; exact endgame when nothing is hidden"),
+    Builtin("endgame", ENDGAME, "search",
+            (Param("max_cards", 10.0, "count", 16), Param("fallback", COUNTER, "strategy")),
+            "exact minimax on the round margin once no card is hidden (at most `max_cards` "
+            "in hands); the `fallback` strategy before"),
+)
+NAMES = tuple(b.name for b in BUILTINS)
+assert all(b.id == i for i, b in enumerate(BUILTINS)), "ids are the records' positions"
+FAST = tuple(b.id for b in BUILTINS if b.kind != "search")     # what rollouts can play
+
+DEFAULTS = np.zeros((len(BUILTINS), N_PARAMS), np.float64)
+for _b in BUILTINS:
+    DEFAULTS[_b.id, :len(_b.params)] = [p.default for p in _b.params]

@@ -9,7 +9,8 @@ Scratch arrays are owned by the caller (a batch) and reused for every round:
 `pos` (the position, see `position`), `work` (the capture search's scratch),
 `cards`/`takes` (the move list), `log` (int64[40, 3]: seat, card and capture
 mask of every play of the last round), `search` (a tuple of the search
-strategies' scratch arrays, see `search.search_scratch`); `out`/`info` are
+strategies' scratch arrays, see `search.search_scratch`), `users` (the user
+strategies, the game scores and a fault record, see `users`); `out`/`info` are
 where `play_round` puts one round's results, and `play_units` passes the
 round's rows of the batch arrays instead.
 """
@@ -26,12 +27,14 @@ from .position import (
     start_round)
 from .rng import shuffle, stream
 from .scoring import score_round, strict_leader
+from .users import F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, record_fault
 
 
 @spliced
 def play_round(choose, deck, dealer, rules, strategies, params, rng,
-               pos, work, cards, takes, log, out, info, search):
-    """Play a round dealt from `deck` by `dealer`.
+               pos, work, cards, takes, log, out, info, search, users):
+    """Play a round dealt from `deck` by `dealer`; False if a strategy chose
+    a move that does not exist (the fault is in `users`, see `users`).
 
     Scores it into `out[side, S_*]` (every side of `out` zeroed first) and
     fills `info[Q_*]`: the dealer, the last capturer (seat, or -1), the cards
@@ -39,11 +42,17 @@ def play_round(choose, deck, dealer, rules, strategies, params, rng,
     """
     start_round(pos, deck, dealer, rules)
     play = 0
+    fault = users[5]
     while not is_over(pos):
         seat = np.int64(pos[TURN])
         m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, cards, takes, work)
-        i = choose(strategies[ix(seat)], params[ix(seat)], seat, pos, deck, rules, m,
-                   cards, takes, rng, work, search)
+        strategy = strategies[ix(seat)]
+        i = choose(strategy, params[ix(seat)], seat, pos, deck, rules, m,
+                   cards, takes, rng, work, search, users)
+        if i < 0 or i >= m or fault[F_STRATEGY] >= 0:
+            record_fault(users, strategy, i, m, seat, play)
+            fault[F_SEAT], fault[F_PLAY] = seat, play       # the decision that failed
+            return False
         card, take = cards[ix(i)], takes[ix(i)]
         at = ix(play)
         log[at, 0], log[at, 1], log[at, 2] = seat, card, np.int64(take)
@@ -55,6 +64,7 @@ def play_round(choose, deck, dealer, rules, strategies, params, rng,
     info[Q_DEALER] = dealer
     info[Q_LAST_CAPTURER] = np.int64(pos[LAST]) - 1
     info[Q_CAPTURES] = np.int64(pos[CAPTURES])
+    return True
 
 
 @kernel
@@ -74,18 +84,22 @@ def new_deck(deck, rng):
 
 @spliced
 def play_units(choose, games, seed, first, count, rules, strategies, params, sides,
-               rounds, scores, rng, deck, pos, work, cards, takes, log, out, info, search):
+               rounds, rng, deck, pos, work, cards, takes, log, out, info, search, users):
     """Units first..first+count-1 of run `seed`: rounds, or with `games`
     whole games, one row of sides/rounds per round played.
 
     Unit u draws from stream (seed, u) and its first round is dealt by seat
     u % players. A round's `rounds[:, Q_ROUND]` is u and Q_GAME -1; a game's
     rounds have Q_ROUND their number within the game (from 0), Q_GAME u, and
-    S_SCORE each side's total so far (`scores` is its scratch). A round is
-    scored straight into its rows (`out` and `info` are not used). Returns the
-    number of rows, or -1 if the arrays were too small (call again with
-    bigger ones).
+    S_SCORE each side's total so far (the `users` context's scores, which
+    observations show). A round is scored straight into its rows (`out` and
+    `info` are not used). Returns the number of rows; -1 if the arrays were
+    too small (call again with bigger ones); -2 if a strategy chose a move
+    that does not exist (the fault, with its unit and round, is in `users`).
     """
+    scores = users[2]
+    fault = users[5]
+    fault[F_STRATEGY] = -1
     n = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
     row = 0
@@ -101,8 +115,10 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
                 return -1
             new_deck(deck, rng)
             result, fields = sides[row], rounds[row]     # the round's row, written in place
-            play_round(choose, deck, dealer, rules, strategies, params, rng,
-                       pos, work, cards, takes, log, result, fields, search)
+            if not play_round(choose, deck, dealer, rules, strategies, params, rng,
+                              pos, work, cards, takes, log, result, fields, search, users):
+                fault[F_UNIT], fault[F_ROUND] = u, number
+                return -2
             if games:
                 for t in range(n_sides):
                     scores[t] += result[t, S_POINTS]

@@ -3,7 +3,8 @@
 
 They see what their seat sees (`position.unseen`): a determinization deals
 the unseen cards at random to the other hands (their sizes are public) and to
-the undealt deck; a rollout plays the round out with a fast strategy. When no
+the undealt deck; a rollout plays the round out with a fast strategy (or a
+user's, see `users`). When no
 card is hidden any more (the deck is out and only one other seat holds
 cards), `endgame` solves the rest of the round exactly by minimax on the
 round point margin. All scratch space is in `search_scratch()`:
@@ -24,14 +25,16 @@ from ._jit import kernel, outlined, spliced
 from .bits import ONE, ZERO, lowest, popcount
 from .heuristics import choose_fast
 from .ids import (
-    DEFAULTS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS, P_MAX_CARDS, P_ROLLOUT, P_SAMPLES,
-    P_USE_ENDGAME)
+    DEFAULTS, MAX_USERS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS, P_MAX_CARDS, P_ROLLOUT,
+    P_SAMPLES, P_USE_ENDGAME, USER)
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM, S_POINTS
 from .moves import legal_moves
 from .position import (
-    DECK, HAND, PILE, POS_SIZE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move, unseen)
+    DECK, HAND, PILE, PLAYS, POS_SIZE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move,
+    unseen)
 from .rng import below
 from .scoring import score_round
+from .users import checked, play_user
 
 TREE = 1 << 15                      # ISMCTS nodes: iterations are capped below this
 MAX_DEPTH = 48
@@ -110,14 +113,24 @@ def score_into(pos, rules, out):
     score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, out)
 
 
+@kernel
+def policy(strategy, seat, pos, rules, n, cards, takes, rng, users):
+    """The move a rollout or fallback strategy (fast or user, at its default
+    parameters) plays; a bad choice is recorded in `users` and move 0 played."""
+    if USER <= strategy < USER + MAX_USERS:
+        return play_user(strategy, users[1][strategy - USER], seat, pos, rules, n, cards,
+                         takes, rng, users)
+    i = choose_fast(strategy, DEFAULTS[strategy], seat, pos, rules, n, cards, takes, rng)
+    return checked(users, strategy, i, seat, pos[PLAYS], n)
+
+
 @outlined
-def rollout(strategy, pos, deck, rules, rng, cards, takes, work, out):
-    """Play the position out with a fast strategy (default parameters); score it."""
-    p = DEFAULTS[strategy]
+def rollout(strategy, pos, deck, rules, rng, cards, takes, work, out, users):
+    """Play the position out with `policy`; score it."""
     while not is_over(pos):
         seat = np.int64(pos[TURN])
         m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
-        i = choose_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
+        i = policy(strategy, seat, pos, rules, m, cards, takes, rng, users)
         play_move(pos, deck, rules, cards[i], takes[i])
     score_into(pos, rules, out)
 
@@ -247,19 +260,18 @@ def solve_if_open(use, seat, pos, deck, rules, n, cards, takes, work, search):
 
 
 @spliced
-def endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
+def endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     """Exact minimax once nothing is hidden; the fallback strategy before."""
     if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
         i = solve(seat, pos, deck, rules, n, cards, takes, work, search)
         if i >= 0:
             return i
-    fallback = np.int64(p[P_FALLBACK])
-    return choose_fast(fallback, DEFAULTS[fallback], seat, pos, rules, n, cards, takes, rng)
+    return policy(np.int64(p[P_FALLBACK]), seat, pos, rules, n, cards, takes, rng, users)
 
 
 # ---- determinized Monte Carlo -----------------------------------------
 @spliced
-def pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
+def pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     """Average each move's round margin over sampled deals of the unseen cards,
     each move played out by the rollout strategy on the same samples."""
     if n == 1:
@@ -279,7 +291,7 @@ def pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
             copy_into(rpos, spos)
             copy_into(rdeck, sdeck)
             play_move(rpos, rdeck, rules, cards[i], takes[i])
-            rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout)
+            rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout, users)
             totals[i] += margin(sout, side, rules[R_SIDES])
     best_i = 0
     for i in range(1, n):
@@ -316,7 +328,7 @@ def add_child(tree_i, tree_f, size, node, card, take, side):
 
 
 @spliced
-def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
+def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     """Single-observer ISMCTS: each iteration samples a deal of the unseen
     cards, descends the tree through moves legal in that deal (UCB with
     availability counts), adds one node, rolls out, and backs up each side's
@@ -372,7 +384,7 @@ def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
             else:
                 node = child_for(tree_i, node, rcards[pick], rtakes[pick])
             play_move(rpos, rdeck, rules, rcards[pick], rtakes[pick])
-        rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout)
+        rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout, users)
         while node > 0:
             tree_f[node, T_VISITS] += 1.0
             tree_f[node, T_REWARD] += REWARD_SCALE * margin(sout, tree_i[node, T_SIDE], n_sides)

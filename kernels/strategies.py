@@ -1,43 +1,53 @@
 """Strategies in the kernel: (strategy id, parameter vector) per seat.
 
-`choose` returns the index of the chosen move in the canonical move list. The
-fast strategies (`heuristics`) look at the position the seat can see; the
-search strategies (`search`) sample or solve the rest of the round and use
-the fast ones for their rollouts. Every strategy draws only from the round's
-random stream, so a seed fixes every decision.
+A chooser returns the index of the chosen move in the canonical move list.
+The fast strategies (`heuristics`) look at the position the seat can see;
+the search strategies (`search`) sample or solve the rest of the round and
+use the fast ones (or a user's) for their rollouts; user strategies
+(`users`) get the seat's observation. Every strategy draws only from the
+round's random stream, so a seed fixes every decision.
 
-Three entry points with one signature, passed to the batch kernels as the
-strategy code (`round.play_units`): `choose` knows every strategy,
-`choose_fast` only the fast ones (ids below `PIMC`) and `choose_simple`
-random and greedy (ids below `HEURISTIC`), so that a run compiles only the
-strategy code it names (`KINDS`).
+Dispatch is explicit, one branch per id of `ids.BUILTINS` and one for the
+user ids; an unknown id chooses -1, which the round loop reports as an
+error. Three choosers with one signature, passed to the batch kernels as
+the strategy code (`round.play_units`), so that a run compiles only the
+strategy code it names (`ids.KINDS`): `choose_simple` (random, greedy),
+`choose_fast` (and heuristic, counter) and `choose` (every strategy); each
+also plays user strategies.
 """
-
 from ._jit import spliced
-from .heuristics import choose_fast as fast, choose_greedy as simple
-from .ids import ISMCTS, PIMC
+from .heuristics import choose_fast as fast, choose_simple as simple
+from .ids import ENDGAME, ISMCTS, MAX_USERS, PIMC, USER
 from .search import endgame, ismcts, pimc
+from .users import play_user
 
 
 @spliced
-def choose(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
-    """Index of the move `strategy` (with parameters `p`) plays for `seat`."""
-    if strategy < PIMC:
-        return fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
-    if strategy == PIMC:
-        return pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search)
-    if strategy == ISMCTS:
-        return ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search)
-    return endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search)
+def choose_simple(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
+                  users):
+    """The move of random, greedy or a user strategy; -1 for any other id."""
+    if USER <= strategy < USER + MAX_USERS:
+        return play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users)
+    return simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
 
 
 @spliced
-def choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
-    """`choose` for the fast strategies only (random, greedy, heuristic, counter)."""
+def choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
+                users):
+    """`choose_simple` and heuristic and counter."""
+    if USER <= strategy < USER + MAX_USERS:
+        return play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users)
     return fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
 
 
 @spliced
-def choose_simple(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search):
-    """`choose` for random and greedy only."""
-    return simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
+def choose(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
+    """The move of any strategy; -1 for an unknown id."""
+    if strategy == PIMC:
+        return pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
+    if strategy == ISMCTS:
+        return ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
+    if strategy == ENDGAME:
+        return endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
+    return choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
+                       users)

@@ -13,7 +13,8 @@ import importlib
 _WHERE = {"card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
           "Game": "engine", "Round": "engine", "legal_captures": "engine", "legal_moves": "engine",
           "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "trace_round": "runner",
-          "STRATEGIES": "strategies", "parse_strategy": "strategies"}
+          "STRATEGIES": "strategies", "parse_strategy": "strategies", "params": "user",
+          "Observation": "observation", "StrategyError": "play"}
 __all__ = sorted(_WHERE)
 
 

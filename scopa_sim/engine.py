@@ -25,7 +25,7 @@ class _Buffers:
 
     def __init__(self):
         (self.rng, self.deck, self.pos, self.work, self.cards, self.takes,
-         self.log, self.out, self.info, self.search) = kernels.scratch()
+         self.log, self.out, self.info, self.search, self.users) = kernels.scratch()
 
 
 def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:
@@ -322,8 +322,9 @@ class Round:
         n = kernels.legal_moves(pos[P.HAND + self.turn], pos[P.TABLE], self._packed,
                                 b.cards, b.takes, b.work)
         kernels.rng.stream(seed, 0, b.rng)
-        i = kernels.strategies.choose(s.spec.id, s.vector(), self.turn, pos, deck, self._packed,
-                                      n, b.cards, b.takes, b.rng, b.work, b.search)
+        i = kernels.batch.call(kernels.strategies.choose, s.spec.id, s.vector(), self.turn, pos,
+                               deck, self._packed, n, b.cards, b.takes, b.rng, b.work, b.search,
+                               b.users)
         if not 0 <= i < n:
             raise RuntimeError(f"strategy {s} chose move {i} of {n}")
         return int(b.cards[i]), tuple(cards_of(int(b.takes[i])))

@@ -19,7 +19,8 @@ from .engine import Round
 from .executors import executor, stream
 from .kernels import layout as L
 from .rules import Rules
-from .strategies import Strategy, pack_strategies
+from .play import Seats
+from .strategies import Strategy, seats_of
 
 DEFAULT_BATCH = 50_000          # rounds per batch: big enough that writing costs little
 MAX_UNITS = 10**13              # rounds or games in one run: a cluster-year, not a typo
@@ -51,8 +52,7 @@ class RunSpec:
         if (rounds is None) == (games is None):
             raise ValueError("give either rounds or games")
         rules = Rules.resolve(rules)
-        _, _, seats = pack_strategies(strategies, rules)
-        return cls(rules, tuple(seats), seed, rounds if games is None else games,
+        return cls(rules, tuple(seats_of(strategies, rules)), seed, rounds if games is None else games,
                    games is not None, batch_size)
 
     @property
@@ -63,29 +63,18 @@ class RunSpec:
         first = b * self.batch_size
         return first, min(self.units, first + self.batch_size) - first
 
-    def packed(self):
-        ids, params, _ = pack_strategies(list(self.strategies), self.rules)
-        return self.rules.pack(), ids, params
 
 
 def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
-    """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND])."""
+    """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND]).
+    A strategy that fails raises `play.StrategyError`, naming where."""
     first, count = spec.batch_range(b)
-    rules, ids, params = spec.packed()
-    n_sides = spec.rules.n_sides
-    seed = np.uint64(spec.seed)
-    if not spec.games:
-        sides = np.zeros((count, n_sides, L.N_SIDE), np.int16)
-        rounds = np.zeros((count, L.N_ROUND), np.int64)
-        kernels.simulate_rounds(seed, first, rules, ids, params, sides, rounds,
-                                *kernels.scratch())
-        return sides, rounds
-    capacity = 8 * count + 64
+    seats = Seats(spec.rules, spec.strategies)
+    capacity = 8 * count + 64 if spec.games else count
     while True:
-        sides = np.zeros((capacity, n_sides, L.N_SIDE), np.int16)
+        sides = np.zeros((capacity, spec.rules.n_sides, L.N_SIDE), np.int16)
         rounds = np.zeros((capacity, L.N_ROUND), np.int64)
-        rows = kernels.simulate_games(seed, first, count, rules, ids, params, sides,
-                                      rounds, np.zeros(n_sides, np.int64), *kernels.scratch())
+        rows = seats.play(spec.games, spec.seed, first, count, sides, rounds)
         if rows >= 0:
             return sides[:rows], rounds[:rows]
         capacity *= 4
@@ -143,12 +132,11 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
     through the checked `Round` (so an illegal kernel move raises)."""
     whole(index, "round index", 0, MAX_UNITS - 1)
     spec = RunSpec.make(rounds=index + 1, strategies=strategies, rules=rules, seed=seed)
-    rules_v, ids, params = spec.packed()
+    seats = Seats(spec.rules, spec.strategies)
     sides = np.zeros((1, spec.rules.n_sides, L.N_SIDE), np.int16)
     rounds = np.zeros((1, L.N_ROUND), np.int64)
-    scratch = kernels.scratch()
-    kernels.simulate_rounds(np.uint64(seed), index, rules_v, ids, params, sides, rounds,
-                            *scratch)
+    scratch = seats.scratch()
+    seats.play(False, seed, index, 1, sides, rounds, scratch)
     deck, log = scratch[1], scratch[6]
     game = Round(spec.rules, deck=[int(c) for c in deck], dealer=index % spec.rules.players)
     for seat, card, take in log[:40 - spec.rules.table_size]:

@@ -30,7 +30,8 @@ import pyarrow.parquet as pq
 
 from .rules import Rules
 from .runner import RunSpec
-from .strategies import parse_strategy
+from .strategies import parse_strategy, user_slots
+from .user import UserStrategyError, reload
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -46,14 +47,29 @@ def spec_dict(spec: RunSpec) -> dict:
     return {"format": FORMAT, "kind": "games" if spec.games else "rounds",
             "units": spec.units, "seed": spec.seed, "batch_size": spec.batch_size,
             "n_batches": spec.n_batches, "rules": _plain(spec.rules.settings()),
-            "strategies": [str(s) for s in spec.strategies]}
+            "strategies": [str(s) for s in spec.strategies],
+            **({"sources": _sources(spec)} if user_slots(spec.strategies) else {})}
+
+
+def _sources(spec: RunSpec) -> dict:
+    """Where each user strategy of the run is loaded from, and its file's
+    sha256: what played, exactly."""
+    out = {}
+    for u in user_slots(spec.strategies):
+        if u.reference() is None:
+            raise ValueError(f"strategy {u.text} is a function passed in Python: a stored "
+                             f"run needs strategies written PATH.py:NAME or module:NAME")
+        out[u.text] = {"reference": u.reference(), "sha256": u.digest}
+    return out
 
 
 def spec_from_dict(d: dict) -> RunSpec:
     rules = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in d["rules"].items()})
     if d["kind"] not in ("rounds", "games"):
         raise ValueError(f"kind must be rounds or games, not {d['kind']!r}")
-    return RunSpec(rules, tuple(parse_strategy(s) for s in d["strategies"]), d["seed"],
+    known = {text: reload(text, s["reference"], s["sha256"])
+             for text, s in d.get("sources", {}).items()}
+    return RunSpec(rules, tuple(parse_strategy(s, known) for s in d["strategies"]), d["seed"],
                    d["units"], d["kind"] == "games", d["batch_size"])
 
 
@@ -368,6 +384,8 @@ def _read_manifest(root: Path) -> tuple[RunSpec, dict]:
         return spec_from_dict(manifest), manifest
     except OSError as e:
         raise StoreError(f"cannot read {path}: {e.strerror}") from None
+    except UserStrategyError:
+        raise
     except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as e:
         raise StoreError(f"{path} is corrupt: {e}") from None
 

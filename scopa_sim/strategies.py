@@ -1,144 +1,182 @@
-"""The strategy registry: names, descriptions and parameters of the strategies
-the kernel plays, and the `name:key=value,...` notation that selects one."""
+"""The strategy registry and the `name:key=value,...` notation that selects a
+strategy with its parameters.
+
+Built-in strategies come from the one declaration in `kernels.ids.BUILTINS`;
+user strategies (`scopa_sim.user`) are written `PATH.py:NAME` or
+`package.module:NAME` (then `:key=value,...` for their declared
+parameters), or passed as functions.
+"""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from . import user
 from .kernels import ids, layout
+from .kernels.ids import Param
+from .user import UserSpec
 
 
 @dataclass(frozen=True)
 class StrategySpec:
-    """A kernel strategy: its id, a one-line description, parameter defaults
-    (in the order of the kernel's parameter vector)."""
+    """A built-in strategy (see `kernels.ids.Builtin`)."""
     name: str
     id: int
+    kind: str
     description: str
-    params: dict[str, float] = field(default_factory=dict)
+    declared: tuple[Param, ...]
+
+    @property
+    def params(self) -> dict[str, float]:
+        return {p.name: float(p.default) for p in self.declared}
 
     def defaults(self) -> str:
         """The parameters with their defaults, as written on the command line."""
-        return ", ".join(f"{k}={param_text(k, v)}" for k, v in self.params.items()) or "-"
+        return ", ".join(f"{p.name}={param_text(p, p.default)}" for p in self.declared) or "-"
 
 
-DESCRIPTIONS = {
-    "random": "uniform over all legal moves (a move is a card and a capture set)",
-    "greedy": "best immediate gain: scopa, then settebello, cards, coins, primiera; "
-              "trails its least valuable card",
-    "heuristic": "greedy's gain minus flat costs for what the move leaves open: a table "
-                 "of 10 or less (a sweep), exposed sevens, coins and the settebello",
-    "counter": "heuristic with card counting: each cost times the chance, from the unseen "
-               "cards, that the next player holds a card that takes it",
-    "pimc": "determinized Monte Carlo: deal the unseen cards at random `samples` times, "
-            "play each move out with the `rollout` strategy, best mean margin; exact "
-            "endgame when nothing is hidden",
-    "ismcts": "single-observer information-set MCTS with `iterations` sampled deals, "
-              "UCB `exploration`, `rollout` strategy; exact endgame when nothing is hidden",
-    "endgame": "exact minimax on the round margin once no card is hidden (at most "
-               "`max_cards` in hands); the `fallback` strategy before",
-}
-ROLLOUT_PARAMS = {"rollout", "fallback"}          # values are strategy names or ids
-FAST = ("random", "greedy", "heuristic", "counter")
-COUNTS = {"samples": 100_000, "iterations": 30_000, "max_cards": 16}   # whole numbers 1..limit
-FLAGS = {"endgame"}                               # 0 (off) or 1 (on)
-NON_NEGATIVE = {"exploration"}                    # below 0, a UCB value of -inf picks no move
+REGISTRY = {b.name: StrategySpec(b.name, b.id, b.kind, b.help, b.params) for b in ids.BUILTINS}
+ROLLOUTS = tuple(b.name for b in ids.BUILTINS if b.kind != "search")   # "strategy" values
 
-REGISTRY = {name: StrategySpec(name, i, DESCRIPTIONS[name], dict(ids.PARAMS[i]))
-            for i, name in enumerate(ids.NAMES)}
+
+def declared(spec) -> tuple[Param, ...]:
+    """A spec's parameters: a built-in's declaration, a user's numbers."""
+    if isinstance(spec, UserSpec):
+        return tuple(Param(k, v) for k, v in spec.params.items())
+    return spec.declared
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """A strategy with its parameter values, as written: `greedy:scopa=2000`."""
-    spec: StrategySpec
-    values: tuple[tuple[str, float], ...]
+    """A strategy with its parameter values, as written: `greedy:scopa=2000`.
+    A "strategy" parameter (a rollout) holds a built-in id or a UserSpec."""
+    spec: StrategySpec | UserSpec
+    values: tuple[tuple[str, float | UserSpec], ...]
 
     def __post_init__(self):
-        if self.spec not in REGISTRY.values():
+        if not isinstance(self.spec, UserSpec) and self.spec not in REGISTRY.values():
             raise ValueError(f"unknown strategy {self.spec!r}: use one of REGISTRY")
-        if [k for k, _ in self.values] != list(self.spec.params):
+        names = [p.name for p in declared(self.spec)]
+        if [k for k, _ in self.values] != names:
             raise ValueError(f"strategy {self.name} takes values for "
-                             f"{', '.join(self.spec.params) or 'no parameters'}, in that order")
-        for key, value in self.values:
-            _check_value(self.spec, key, value)
+                             f"{', '.join(names) or 'no parameters'}, in that order")
+        for p, (_, value) in zip(declared(self.spec), self.values):
+            _check_value(self.name, p, value)
 
     @property
     def name(self) -> str:
         return self.spec.name
 
-    def vector(self) -> np.ndarray:
+    def users(self) -> list[UserSpec]:
+        """The user strategies this one plays: itself, or its rollout."""
+        own = [self.spec] if isinstance(self.spec, UserSpec) else []
+        return own + [v for _, v in self.values if isinstance(v, UserSpec)]
+
+    def vector(self, slots: dict | None = None) -> np.ndarray:
+        """The kernel's parameter row; a user rollout is given its id from
+        `slots` (UserSpec -> slot in the run's users context)."""
         v = np.zeros(layout.N_PARAMS, np.float64)
-        v[:len(self.values)] = [x for _, x in self.values]
+        for i, (_, x) in enumerate(self.values):
+            v[i] = ids.USER + slots[x] if isinstance(x, UserSpec) else x
         return v
 
     def __str__(self) -> str:
-        changed = [f"{k}={param_text(k, v)}" for k, v in self.values if v != self.spec.params[k]]
+        changed = [f"{p.name}={param_text(p, v)}" for p, (_, v)
+                   in zip(declared(self.spec), self.values) if v != p.default]
         return self.name + (":" + ",".join(changed) if changed else "")
 
 
-def param_text(key: str, v: float) -> str:
+def param_text(p: Param, v) -> str:
     """A parameter value as written: a strategy name, or the shortest text
     that reads back as exactly v."""
-    if key in ROLLOUT_PARAMS:
+    if isinstance(v, UserSpec):
+        return v.text
+    if p.kind == "strategy":
         return ids.NAMES[int(v)]
     short = format(v, "g")
     return short if float(short) == v else repr(v)
 
 
-def parse_strategy(text: str | Strategy) -> Strategy:
-    """`name` or `name:key=value,...`; ValueError lists the valid names or keys."""
+def parse_strategy(text, known: dict[str, UserSpec] | None = None) -> Strategy:
+    """`name`, `name:key=value,...`, `PATH.py:NAME[:key=value,...]`,
+    `package.module:NAME[...]`, a function or a Strategy; ValueError lists
+    the valid names or keys. User strategies named in `known` (text ->
+    UserSpec: a stored run's) are taken from there, not loaded."""
+    known = known or {}
     if isinstance(text, Strategy):
         return text
-    name, _, args = str(text).strip().partition(":")
-    spec = REGISTRY.get(name.strip().lower())
-    if spec is None:
-        raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(REGISTRY)}")
-    values = dict(spec.params)
+    if isinstance(text, UserSpec):
+        spec, args = text, ""
+    elif callable(text):
+        spec, args = user.make(text), ""
+    elif user.is_reference(str(text).strip()):
+        where, name, *rest = str(text).strip().split(":", 2)
+        spec, args = _user(f"{where}:{name}", known), rest[0] if rest else ""
+    else:
+        name, _, args = str(text).strip().partition(":")
+        spec = REGISTRY.get(name.strip().lower())
+        if spec is None:
+            raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(REGISTRY)}, "
+                             f"or a user strategy PATH.py:NAME")
+    params = {p.name: p for p in declared(spec)}
+    values = {k: p.default for k, p in params.items()}
     for item in filter(None, (a.strip() for a in args.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip()
         if key not in values:
-            valid = ", ".join(spec.params) or "none"
+            valid = ", ".join(params) or "none"
             raise ValueError(f"strategy {spec.name} has no parameter {key!r} (parameters: {valid})")
-        values[key] = _param_value(spec, key, value.strip() if eq else "")
+        values[key] = _param_value(spec.name, params[key], value.strip() if eq else "", known)
     return Strategy(spec, tuple(values.items()))
 
 
-def _param_value(spec: StrategySpec, key: str, text: str) -> float:
+def _user(reference: str, known: dict[str, UserSpec]) -> UserSpec:
+    return known[reference] if reference in known else user.load(reference)
+
+
+def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec]):
     """A parameter value from its text (checked by `Strategy`)."""
-    if key in ROLLOUT_PARAMS:
-        if text not in FAST:
-            raise ValueError(f"parameter {key} of {spec.name} names a fast strategy: "
-                             f"{', '.join(FAST)}")
+    if p.kind == "strategy":
+        if user.is_reference(text):
+            return _user(text, known)
+        if text not in ROLLOUTS:
+            raise ValueError(f"parameter {p.name} of {strategy} names a fast strategy "
+                             f"({', '.join(ROLLOUTS)}) or a jitted user strategy PATH.py:NAME")
         return float(ids.NAMES.index(text))
     try:
         return float(text)
     except ValueError:
-        raise ValueError(f"parameter {key} of {spec.name} needs a number, e.g. {key}=2") from None
+        raise ValueError(f"parameter {p.name} of {strategy} needs a number, "
+                         f"e.g. {p.name}=2") from None
 
 
-def _check_value(spec: StrategySpec, key: str, value: float) -> None:
+def _check_value(strategy: str, p: Param, value) -> None:
     """Refuse a parameter value the kernel cannot use safely."""
-    where = f"parameter {key} of {spec.name}"
+    where = f"parameter {p.name} of {strategy}"
+    if p.kind == "strategy":
+        if isinstance(value, UserSpec):
+            if not value.jitted:
+                raise ValueError(f"{where}: a rollout plays in the kernel, so {value.text} "
+                                 f"must be a jitted (@numba.njit) strategy")
+            return
+        if value not in [ids.NAMES.index(name) for name in ROLLOUTS]:
+            raise ValueError(f"{where} names a fast strategy: {', '.join(ROLLOUTS)}")
+        return
     if (isinstance(value, (bool, np.bool_))
             or not isinstance(value, (int, float, np.integer, np.floating))
             or not math.isfinite(value)):
-        raise ValueError(f"{where} needs a number, e.g. {key}=2, not {value!r}")
-    if key in ROLLOUT_PARAMS:
-        if value not in [ids.NAMES.index(name) for name in FAST]:
-            raise ValueError(f"{where} names a fast strategy: {', '.join(FAST)}")
-    elif key in COUNTS:
-        if value != int(value) or not 1 <= value <= COUNTS[key]:
-            raise ValueError(f"{where} must be 1..{COUNTS[key]}, a whole number, "
-                             f"not {param_text(key, value)}")
-    elif key in FLAGS:
+        raise ValueError(f"{where} needs a number, e.g. {p.name}=2, not {value!r}")
+    if p.kind == "count":
+        if value != int(value) or not 1 <= value <= p.high:
+            raise ValueError(f"{where} must be 1..{p.high:g}, a whole number, "
+                             f"not {param_text(p, value)}")
+    elif p.kind == "flag":
         if value not in (0, 1):
-            raise ValueError(f"{where} is 0 (off) or 1 (on), not {param_text(key, value)}")
-    elif key in NON_NEGATIVE and value < 0:
-        raise ValueError(f"{where} must be 0 or more, not {param_text(key, value)}")
+            raise ValueError(f"{where} is 0 (off) or 1 (on), not {param_text(p, value)}")
+    elif p.kind == "non-negative" and value < 0:
+        raise ValueError(f"{where} must be 0 or more, not {param_text(p, value)}")
 
 
 def split_strategies(text: str) -> list[str]:
@@ -146,34 +184,50 @@ def split_strategies(text: str) -> list[str]:
     a comma starts a new strategy unless what follows is another key=value."""
     out: list[str] = []
     for part in (p.strip() for p in text.split(",")):
-        if out and "=" in part and ":" not in part:
+        if out and "=" in part and not part.split("=", 1)[0].count(":"):
             out[-1] += "," + part
         elif part:
             out.append(part)
     return out
 
 
-def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Strategy]]:
-    """Strategy ids and parameter rows per seat, from one strategy per side
-    (partners play alike) or one per seat."""
+def seats_of(strategies, rules) -> list[Strategy]:
+    """One strategy per seat, from one per side (partners play alike) or one
+    per seat: text like "random,greedy", or a list of texts, functions or
+    strategies."""
     if isinstance(strategies, str):
         strategies = split_strategies(strategies)
-    elif isinstance(strategies, Strategy):
+    elif isinstance(strategies, Strategy) or callable(strategies):
         strategies = [strategies]
     elif not isinstance(strategies, (list, tuple)):
         raise ValueError(f"strategies are a text like 'random,greedy' or a list of "
                          f"strategies, not {strategies!r}")
     parsed = [parse_strategy(s) for s in strategies]
     if len(parsed) == rules.n_sides:
-        seats = [parsed[side] for side in rules.teams]
-    elif len(parsed) == rules.players:
-        seats = parsed
-    else:
-        raise ValueError(f"name one strategy per side ({rules.n_sides}) or per seat "
-                         f"({rules.players}), not {len(parsed)}")
-    ids = np.zeros(layout.MAX_PLAYERS, np.int64)
+        return [parsed[side] for side in rules.teams]
+    if len(parsed) == rules.players:
+        return parsed
+    raise ValueError(f"name one strategy per side ({rules.n_sides}) or per seat "
+                     f"({rules.players}), not {len(parsed)}")
+
+
+def user_slots(seats) -> list[UserSpec]:
+    """The distinct user strategies the seats play (their rollouts included),
+    in slot order: slot k has the kernel id USER + k."""
+    found = list(dict.fromkeys(u for s in seats for u in s.users()))
+    if len(found) > ids.MAX_USERS:
+        raise ValueError(f"a run can use at most {ids.MAX_USERS} user strategies, "
+                         f"not {len(found)}")
+    return found
+
+
+def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Strategy]]:
+    """Strategy ids and parameter rows per seat (see `seats_of`), and the seats."""
+    seats = seats_of(strategies, rules)
+    slots = {u: k for k, u in enumerate(user_slots(seats))}
+    strategy_ids = np.zeros(layout.MAX_PLAYERS, np.int64)
     params = np.zeros((layout.MAX_PLAYERS, layout.N_PARAMS), np.float64)
     for i, s in enumerate(seats):
-        ids[i] = s.spec.id
-        params[i] = s.vector()
-    return ids, params, seats
+        strategy_ids[i] = ids.USER + slots[s.spec] if isinstance(s.spec, UserSpec) else s.spec.id
+        params[i] = s.vector(slots)
+    return strategy_ids, params, seats

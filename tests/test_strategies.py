@@ -43,14 +43,12 @@ def endgame_positions(count, cards_left):
 
 
 def _deck_of(seed, index):
-    from scopa_sim.runner import RunSpec
     import scopa_sim.kernels as k
-    spec = RunSpec.make(rounds=1, strategies=("random", "random"), seed=seed)
-    rules, ids, params = spec.packed()
-    scratch = k.scratch()
-    k.simulate_rounds(np.uint64(seed), index, rules, ids, params,
-                      np.zeros((1, 2, k.layout.N_SIDE), np.int16),
-                      np.zeros((1, k.layout.N_ROUND), np.int64), *scratch)
+    from scopa_sim.play import Seats
+    seats = Seats(scopa_sim.Rules(), ("random", "random"))
+    scratch = seats.scratch()
+    seats.play(False, seed, index, 1, np.zeros((1, 2, k.layout.N_SIDE), np.int16),
+               np.zeros((1, k.layout.N_ROUND), np.int64), scratch)
     return [int(c) for c in scratch[1]]
 
 

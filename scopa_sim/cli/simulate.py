@@ -109,6 +109,7 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     from ..analysis.summary import Tally
     from ..executors import executor, stream
     from ..kernels import needs_compile
+    from ..play import Seats
     spec = run.spec
     run.clean_temporaries()
     tally = Tally(spec.rules)
@@ -122,7 +123,8 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     rounds_run = 0
     try:
         with executor(workers, scheduler) as ex, bar:
-            first = "compiling kernels, first run only" if needs_compile(spec.packed()[1]) else ""
+            compiling = needs_compile(Seats(spec.rules, spec.strategies).ids)
+            first = "compiling kernels, first run only" if compiling else ""
             bar_task = bar.add_task("", total=spec.units, completed=done_units, note=first)
             start = time.perf_counter()
             for b, (part, counts) in stream(simulate_part, (spec,), run.missing_batches(), ex):

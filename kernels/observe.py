@@ -1,0 +1,60 @@
+"""What a seat may know, as the int64 array a user strategy receives.
+
+Built for the seat to move from the position, never a view of it: hidden
+cards (other hands, the undealt deck) are not in it, only their counts.
+Card sets are int64 with bit `card` set (cards 0..39, see `layout`)::
+
+    obs[O_SEAT]           the seat to play          obs[O_SIDE]     its side
+    obs[O_DEALER]         the seat that dealt       obs[O_PLAYS]    plays made this round
+    obs[O_DECK_LEFT]      cards still to be dealt   obs[O_LAST]     last capturer's seat, -1: none
+    obs[O_RANDOM]         63 random bits for this decision, fixed by the run's seed
+    obs[O_LAST_PLAY]      1 if this is the round's last play
+    obs[O_HAND]           the seat's hand           obs[O_TABLE]    the table
+    obs[O_PLAYED]         every card out of play: captured, or out of the round
+    obs[O_UNSEEN]         every card the seat has not seen (other hands and the deck)
+    obs[O_PILES + side]   each side's captured cards (6 slots, sides beyond the rules' are 0)
+    obs[O_SCOPAS + side]  each side's scopas this round
+    obs[O_SCORES + side]  each side's game score before this round (0 outside games)
+    obs[O_HAND_SIZES + seat]  cards each seat holds
+    obs[O_RULES + R_*]    the rules vector's head (`layout.R_PLAYERS` .. the primiera scale)
+"""
+import numpy as np
+
+from ._jit import kernel
+from .bits import ONE, popcount
+from .layout import R_BEST, R_SIDES, R_TEAM
+from .position import DEALER, DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, is_last_play, unseen
+from .rng import GOLDEN, mix64
+
+O_SEAT, O_SIDE, O_DEALER, O_PLAYS, O_DECK_LEFT, O_LAST, O_RANDOM, O_LAST_PLAY = range(8)
+O_HAND, O_TABLE, O_PLAYED, O_UNSEEN = range(8, 12)
+O_PILES, O_SCOPAS, O_SCORES, O_HAND_SIZES, O_RULES = 12, 18, 24, 30, 36
+O_SIZE = O_RULES + R_BEST                     # 64
+
+
+@kernel
+def observe(seat, pos, rules, scores, rng, obs):
+    """Fill `obs` with what `seat` may know of `pos`; `scores` are the game
+    scores before the round (one per side), `rng` the round's stream (read,
+    not advanced)."""
+    obs[O_SEAT] = seat
+    obs[O_SIDE] = rules[R_TEAM + seat]
+    obs[O_DEALER] = np.int64(pos[DEALER])
+    obs[O_PLAYS] = np.int64(pos[PLAYS])
+    obs[O_DECK_LEFT] = 40 - np.int64(pos[DECK])
+    obs[O_LAST] = np.int64(pos[LAST]) - 1
+    obs[O_RANDOM] = np.int64(mix64(rng[0] ^ (pos[PLAYS] + ONE) * GOLDEN) >> ONE)
+    obs[O_LAST_PLAY] = 1 if is_last_play(pos) else 0
+    obs[O_HAND] = np.int64(pos[HAND + seat])
+    obs[O_TABLE] = np.int64(pos[TABLE])
+    played = pos[PILE]
+    for t in range(6):
+        played |= pos[PILE + t]
+        obs[O_PILES + t] = np.int64(pos[PILE + t]) if t < rules[R_SIDES] else 0
+        obs[O_SCOPAS + t] = np.int64(pos[SCOPAS + t])
+        obs[O_SCORES + t] = scores[t]
+        obs[O_HAND_SIZES + t] = popcount(pos[HAND + t])
+    obs[O_PLAYED] = np.int64(played)
+    obs[O_UNSEEN] = np.int64(unseen(pos, seat))
+    for r in range(R_BEST):
+        obs[O_RULES + r] = rules[r]

@@ -1,0 +1,127 @@
+"""User strategies in the kernel: jitted functions called through Numba
+first-class function pointers, so the batch kernels are compiled once for
+every user function (and cached), and a user's edit recompiles only the
+user's function. The pointers travel as addresses in an int64 array and
+become functions inside the kernel (`function_at`): Numba's own unboxing of
+a function argument costs ~25 us per function on every call from Python.
+
+A user strategy is `f(obs, cards, takes, params) -> index`: `obs` the
+seat's observation (int64[O_SIZE], see `observe`), `cards` and `takes` the
+legal moves (int64[n] each: the card played, the set it captures, 0 for a
+trail), `params` its parameter row (float64[N_PARAMS]). Its id is USER + k,
+k its slot in the run's `users` context, a tuple::
+
+    functions  int64[MAX_USERS, 2]: slot k's function as its C wrapper's and
+             its Numba entry's addresses (`no_user`'s in unused slots); the
+             caller keeps the functions alive
+    params   float64[MAX_USERS, N_PARAMS]: slot k's parameters when it plays a
+             rollout (a seat playing it passes its own row)
+    scores   int64[MAX_PLAYERS]: the game scores the observations show
+    obs      int64[O_SIZE]: scratch for one observation
+    takes    int64[MAX_MOVES]: scratch for the capture sets, as int64
+    fault    int64[N_FAULT]: the first bad choice of a round (F_*), F_STRATEGY
+             -1 while there is none
+
+A bad choice (an index out of range, or an unknown strategy id) never
+plays: the seat plays move 0 instead so the search code stays in bounds,
+the fault is recorded, and the round loop stops the batch (see `round`).
+"""
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.core.extending import intrinsic
+
+from ._jit import kernel, outlined
+from .ids import MAX_USERS, USER
+from .layout import MAX_MOVES, MAX_PLAYERS, N_PARAMS
+from .observe import O_SIZE, observe
+from .position import PLAYS
+
+SIGNATURE = types.int64(types.int64[::1], types.int64[::1], types.int64[::1],
+                        types.float64[::1])
+FUNCTION = types.FunctionType(SIGNATURE)
+F_STRATEGY, F_VALUE, F_MOVES, F_SEAT, F_PLAY, F_UNIT, F_ROUND = range(7)
+N_FAULT = 7
+
+
+@outlined
+def no_user(obs, cards, takes, params):
+    """The function of an unused slot: never a legal move."""
+    return -1
+
+
+def addresses(function) -> tuple[int, int]:
+    """A jitted function's addresses for `function_at`, compiled for
+    SIGNATURE if it is not yet (Numba's first-class function helpers)."""
+    from numba.experimental.function_type import _get_jit_address, _get_wrapper_address
+    function.compile(SIGNATURE.args)
+    return _get_wrapper_address(function, SIGNATURE), _get_jit_address(function, SIGNATURE)
+
+
+def context(functions=(), params=None):
+    """A `users` context for these jitted user functions (at most
+    MAX_USERS) and their rollout parameter rows."""
+    if len(functions) > MAX_USERS:
+        raise ValueError(f"a run can use at most {MAX_USERS} user strategies")
+    table = np.zeros((MAX_USERS, N_PARAMS), np.float64)
+    if params is not None:
+        table[:len(params)] = params
+    slots = list(functions) + [no_user] * (MAX_USERS - len(functions))
+    return (np.array([addresses(f) for f in slots], np.int64), table,
+            np.zeros(MAX_PLAYERS, np.int64), np.zeros(O_SIZE, np.int64),
+            np.zeros(MAX_MOVES, np.int64), np.full(N_FAULT, -1, np.int64))
+
+
+@intrinsic
+def function_at(typingctx, wrapper, entry):
+    """The user function whose C wrapper and Numba entry are at these
+    addresses (`addresses`). Calls go to the entry, so an exception the
+    function raises comes out of the kernel as itself."""
+    if not (isinstance(wrapper, types.Integer) and isinstance(entry, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        f = cgutils.create_struct_proxy(FUNCTION)(context, builder)
+        pointer = context.get_value_type(types.voidptr)
+        f.c_addr = builder.inttoptr(args[0], pointer)
+        f.py_addr = ir.Constant(pointer, None)
+        f.jit_addr = builder.inttoptr(args[1], pointer)
+        return f._getvalue()
+
+    return FUNCTION(wrapper, entry), codegen
+
+
+@kernel
+def record_fault(users, strategy, value, n, seat, play):
+    """Keep the round's first bad choice."""
+    fault = users[5]
+    if fault[F_STRATEGY] < 0:
+        fault[F_STRATEGY] = strategy
+        fault[F_VALUE] = value
+        fault[F_MOVES] = n
+        fault[F_SEAT] = seat
+        fault[F_PLAY] = np.int64(play)
+
+
+@kernel
+def checked(users, strategy, i, seat, play, n):
+    """`i` if it is a legal move's index; else 0, with the fault recorded."""
+    if 0 <= i < n:
+        return i
+    record_fault(users, strategy, i, n, seat, play)
+    return 0
+
+
+@kernel
+def play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users):
+    """The move user strategy `strategy` (USER + slot) with parameters `p`
+    plays for `seat`, from its observation; a bad index is recorded and
+    move 0 returned."""
+    functions, scores, obs, itakes = users[0], users[2], users[3], users[4]
+    observe(seat, pos, rules, scores, rng, obs)
+    for i in range(n):
+        itakes[i] = np.int64(takes[i])
+    k = strategy - USER
+    i = function_at(functions[k, 0], functions[k, 1])(obs, cards[:n], itakes[:n], p)
+    return checked(users, strategy, i, seat, pos[PLAYS], n)

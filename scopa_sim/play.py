@@ -1,0 +1,174 @@
+"""The seats of a table as the kernel plays them, and the two ways a batch
+is played: in the batch kernel, or, when a seat plays a plain-Python user
+strategy, by the Python round loop, which steps the kernel's own round
+(`kernels.round.play_units`) one kernel call at a time and so gives the
+same bytes for the same strategies. The loop also finds where a jitted
+user strategy raised, which the kernel cannot say.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernels
+from .cards import cards_of
+from .kernels import ids, layout as L, position as P
+from .kernels.users import (
+    F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user)
+from .observation import Observation
+from .rules import Rules
+from .strategies import pack_strategies, user_slots
+from .user import UserSpec, python_arity
+
+
+class StrategyError(ValueError):
+    """A strategy chose a move that does not exist, or raised."""
+
+
+class Seats:
+    """The strategies at the seats (one per seat, see `strategies.seats_of`),
+    packed for the kernel: ids, parameter rows, the user strategies' slots."""
+
+    def __init__(self, rules: Rules, strategies):
+        self.rules = rules
+        self.packed = rules.pack()
+        self.ids, self.params, self.seats = pack_strategies(strategies, rules)
+        self.users = user_slots(self.seats)
+        self.python = any(not u.jitted for u in self.users)
+        self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
+
+    def scratch(self):
+        """Fresh kernel scratch with these user strategies in their slots."""
+        functions = [u.function if u.jitted else no_user for u in self.users]
+        params = [[u.params[k] for k in u.params] + [0.0] * (L.N_PARAMS - len(u.params))
+                  for u in self.users]
+        return kernels.scratch(functions, params or None)
+
+    def name(self, strategy: int) -> str:
+        """A strategy id as the run names it."""
+        if ids.USER <= strategy < ids.USER + len(self.users):
+            return self.users[strategy - ids.USER].text
+        return ids.NAMES[strategy] if 0 <= strategy < len(ids.NAMES) else f"id {strategy}"
+
+    # -- a batch ------------------------------------------------------------
+    def play(self, games: bool, seed: int, first: int, count: int, sides, rounds,
+             scratch=None) -> int:
+        """Units first..first+count-1 into sides/rounds, as the kernel's
+        `play_units` (-1: the arrays are too small); StrategyError if a
+        strategy fails, naming it and where. `scratch` (default: fresh)
+        holds the last round's deck and log afterwards."""
+        scratch = scratch or self.scratch()
+        if self.python:
+            return self.play_in_python(games, seed, first, count, sides, rounds, scratch)
+        try:
+            rows = kernels.simulate_units(games, seed, first, count, self.packed, self.ids,
+                                          self.params, sides, rounds, *scratch)
+        except Exception as e:
+            if not self.users:
+                raise
+            # A jitted user strategy raised inside the kernel: replay the batch
+            # step by step to say where.
+            self.play_in_python(games, seed, first, count, sides.copy(), rounds.copy(),
+                                self.scratch())
+            raise StrategyError(f"a user strategy raised {type(e).__name__}: {e} "
+                                f"({'games' if games else 'rounds'} {first}.."
+                                f"{first + count - 1})") from None
+        if rows == -2:
+            f = scratch[-1][5]
+            raise self._bad_choice(int(f[F_STRATEGY]), int(f[F_VALUE]), int(f[F_MOVES]),
+                                   _where(games, int(f[F_UNIT]), int(f[F_ROUND]),
+                                          int(f[F_SEAT]), int(f[F_PLAY])))
+        return rows
+
+    def _bad_choice(self, strategy, value, moves, where) -> StrategyError:
+        seat_strategy = self.name(int(self.ids[int(where[1])]))
+        rollout = (f" (in a rollout of {seat_strategy})"
+                   if self.name(strategy) != seat_strategy else "")
+        return StrategyError(f"strategy {self.name(strategy)} chose move {value} of {moves} "
+                             f"legal moves (0..{moves - 1}){rollout} at {where[0]}")
+
+    def play_in_python(self, games, seed, first, count, sides, rounds, scratch) -> int:
+        """`play` by the Python round loop (see the module docstring)."""
+        K, rules = kernels, self.packed
+        rng, deck, pos, work, cards, takes, log, _, _, _, users = scratch
+        scores = users[2]
+        n, n_sides = self.rules.players, self.rules.n_sides
+        row = 0
+        for u in range(first, first + count):
+            K.rng.stream(np.uint64(int(seed) % 2**64), u, rng)
+            dealer, number = u % n, 0
+            scores[:] = 0
+            while True:
+                if row == rounds.shape[0]:
+                    return -1
+                K.round.new_deck(deck, rng)
+                result, fields = sides[row], rounds[row]
+                P.start_round(pos, deck, dealer, rules)
+                play = 0
+                while not P.is_over(pos):
+                    seat = int(pos[P.TURN])
+                    m = K.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules, cards, takes, work)
+                    i = self.decide(seat, pos, deck, m, scratch,
+                                    lambda: _where(games, u, number, seat, play))
+                    log[play] = seat, cards[i], np.int64(takes[i])
+                    play += 1
+                    P.play_move(pos, deck, rules, cards[i], takes[i])
+                fields[L.Q_LEFTOVER] = P.finish_round(pos, rules)
+                result[:, :] = 0
+                K.score_round(pos[P.PILE:P.PILE + 6], pos[P.SCOPAS:P.SCOPAS + 6], rules, result)
+                fields[L.Q_DEALER], fields[L.Q_CAPTURES] = dealer, int(pos[P.CAPTURES])
+                fields[L.Q_LAST_CAPTURER] = int(pos[P.LAST]) - 1
+                if games:
+                    scores[:n_sides] += result[:, L.S_POINTS]
+                    result[:, L.S_SCORE] = scores[:n_sides]
+                fields[L.Q_ROUND], fields[L.Q_GAME] = (number, u) if games else (u, -1)
+                row += 1
+                if not games or K.round.game_over(scores, n_sides, self.rules.target):
+                    break
+                number += 1
+                dealer = (dealer + 1) % n
+        return row
+
+    # -- one decision -------------------------------------------------------
+    def decide(self, seat: int, pos, deck, n: int, scratch, where=lambda: "this position") -> int:
+        """The index of the move seat's strategy plays among the n legal
+        moves in scratch's cards/takes; StrategyError naming it and `where()`
+        if it fails."""
+        rng, _, _, work, cards, takes, _, _, _, search, users = scratch
+        fault = users[5]
+        fault[F_STRATEGY] = -1
+        strategy, p = self.seats[seat], self.params[seat]
+        try:
+            if isinstance(strategy.spec, UserSpec):
+                i = self._user_choice(strategy.spec, seat, pos, n, cards, takes, p, scratch)
+            else:
+                i = kernels.batch.call(self.chooser, int(self.ids[seat]), p, seat, pos, deck,
+                                       self.packed, n, cards, takes, rng, work, search, users)
+        except Exception as e:
+            raise StrategyError(f"strategy {strategy} raised {type(e).__name__}: {e} "
+                                f"at {where()[0]}") from None
+        if fault[F_STRATEGY] >= 0:
+            raise self._bad_choice(int(fault[F_STRATEGY]), int(fault[F_VALUE]),
+                                   int(fault[F_MOVES]), where())
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
+                or not 0 <= i < n:
+            raise StrategyError(f"strategy {strategy} chose move {i!r} of {n} legal moves "
+                                f"(0..{n - 1}) at {where()[0]}")
+        return int(i)
+
+    def _user_choice(self, spec: UserSpec, seat, pos, n, cards, takes, p, scratch):
+        rng, users = scratch[0], scratch[-1]
+        obs = users[3]
+        kernels.observe.observe(seat, pos, self.packed, users[2], rng, obs)
+        if spec.jitted:
+            return spec.function(obs, cards[:n], takes[:n].astype(np.int64), p)
+        moves = [(int(c), tuple(cards_of(int(t)))) for c, t in zip(cards[:n], takes[:n])]
+        args = [Observation.from_array(obs, self.rules), moves]
+        if python_arity(spec.function) == 3:
+            args.append(dict(zip(spec.params, map(float, p))))
+        return spec.function(*args)
+
+
+def _where(games: bool, unit: int, number: int, seat: int, play: int) -> tuple[str, int]:
+    """Where a decision was: its text and the seat."""
+    deal = f"game {unit}, round {number}" if games else f"round {unit}"
+    return f"{deal}, seat {seat}, play {play + 1}", seat

@@ -1,0 +1,233 @@
+"""User strategies: a function of what one seat sees, loaded from a file
+(`PATH.py:NAME`) or a module (`package.module:NAME`), or passed in Python.
+
+Two speeds (docs/STRATEGIES.md):
+
+* jitted (`@numba.njit`): `f(obs, cards, takes, params) -> index`, called
+  from inside the batch kernels through a function pointer (`kernels.users`);
+  `obs` is the seat's observation array (`scopa_sim.observation`), `cards`
+  and `takes` the legal moves as int64 arrays, `params` its float64 row.
+* plain Python: `f(obs, moves)` or `f(obs, moves, params)`, with `obs` an
+  `Observation`, `moves` a list of (card, captured cards) and `params` a
+  dict; played by the Python round loop (`userplay`), much slower.
+
+Parameters are declared with `@scopa_sim.params(name=default, ...)`; they are
+then set as for the built-ins: `mine.py:cautious:risk=2`.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PARAMS_ATTRIBUTE = "scopa_params"
+MAX_PARAMS = 16
+
+
+class UserStrategyError(ValueError):
+    """A user strategy that cannot be loaded, or has the wrong signature,
+    or whose file changed since a run began."""
+
+
+def params(**defaults):
+    """Declare a strategy's parameters and their defaults (numbers)::
+
+        @scopa_sim.params(risk=2.0)
+        @numba.njit
+        def cautious(obs, cards, takes, params): ...   # params[0] is risk
+    """
+    if len(defaults) > MAX_PARAMS:
+        raise ValueError(f"a strategy has at most {MAX_PARAMS} parameters")
+    for name, value in defaults.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"parameter {name} needs a number as its default, not {value!r}")
+
+    def declare(function):
+        setattr(function, PARAMS_ATTRIBUTE, {k: float(v) for k, v in defaults.items()})
+        return function
+    return declare
+
+
+def is_reference(text: str) -> bool:
+    """Whether a strategy text names a user strategy (`x.py:f`, `pkg.mod:f`)
+    rather than a built-in (`name:key=value`)."""
+    head = text.split(":", 1)[0]
+    return ":" in text and any(c in head for c in "./\\")
+
+
+def is_jitted(function) -> bool:
+    try:
+        from numba.core.registry import CPUDispatcher
+    except ImportError:               # pragma: no cover - numba is a dependency
+        return False
+    return isinstance(function, CPUDispatcher)
+
+
+@dataclass(frozen=True, eq=False)
+class UserSpec:
+    """A user strategy: how it was named (`text`), the function, its declared
+    parameters and, when it came from a file, the file and its sha256."""
+    text: str
+    function: object = field(repr=False)
+    params: dict[str, float]
+    source: str | None = None
+    digest: str | None = None
+    kind: str = "user"
+
+    @property
+    def name(self) -> str:
+        return self.text
+
+    @property
+    def jitted(self) -> bool:
+        return is_jitted(self.function)
+
+    @property
+    def description(self) -> str:
+        doc = inspect.getdoc(getattr(self.function, "py_func", self.function)) or ""
+        return doc.split("\n", 1)[0] or "a user strategy"
+
+    def defaults(self) -> str:
+        return ", ".join(f"{k}={v:g}" for k, v in self.params.items()) or "-"
+
+    def __eq__(self, other):
+        return (isinstance(other, UserSpec) and self.function is other.function
+                and self.text == other.text)
+
+    def __hash__(self):
+        return hash((self.text, id(self.function)))
+
+    def reference(self) -> str | None:
+        """How to load it again anywhere: `ABSOLUTE_PATH.py:NAME` or the
+        module reference; None for a function passed in Python."""
+        if self.text.startswith("<"):
+            return None
+        if is_file_text(self.text):
+            return f"{self.source}:{self.text.rpartition(':')[2]}"
+        return self.text
+
+    def __reduce__(self):
+        """Pickled by reference (for workers): loaded again from its file or
+        module, and refused there if the file has changed."""
+        if self.reference() is None:
+            return (UserSpec, (self.text, self.function, self.params))
+        return (reload, (self.text, self.reference(), self.digest))
+
+
+def reload(text: str, reference: str, digest: str | None) -> UserSpec:
+    """The strategy named `text` loaded from `reference`; refused if its
+    file no longer has the sha256 `digest`."""
+    spec = load(reference)
+    if digest is not None and spec.digest != digest:
+        raise UserStrategyError(f"strategy {text}: {spec.source} has changed since the run began "
+                         f"(sha256 {spec.digest[:12]}, the run's {digest[:12]})")
+    return UserSpec(text, spec.function, spec.params, spec.source, spec.digest)
+
+
+def is_file_text(text: str) -> bool:
+    where = text.rpartition(":")[0]
+    return where.endswith(".py") or "/" in where or "\\" in where
+
+
+def digest_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _module_from_file(path: Path, text: str):
+    """Execute a strategy file as a module of its own (one per file and
+    content), so that two files of the same name never mix."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise UserStrategyError(f"strategy {text}: cannot read {path}: {e.strerror or e}") from None
+    name = "scopa_user_" + hashlib.sha256(str(path).encode() + b"\0" + data).hexdigest()[:16]
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:
+        del sys.modules[name]
+        raise UserStrategyError(f"strategy {text}: {path.name} fails to load: "
+                         f"{type(e).__name__}: {e}") from None
+    return module
+
+
+def load(text: str) -> UserSpec:
+    """The user strategy `PATH.py:NAME` or `package.module:NAME`, checked."""
+    where, _, name = text.rpartition(":")
+    if not where or not name.isidentifier():
+        raise UserStrategyError(f"a user strategy is written PATH.py:NAME or package.module:NAME, "
+                         f"not {text!r}")
+    source = digest = None
+    if is_file_text(text):
+        path = Path(where).expanduser()
+        if not path.is_file():
+            raise UserStrategyError(f"strategy {text}: no file {where}")
+        path = path.resolve()
+        module = _module_from_file(path, text)
+        source, digest = str(path), digest_of(path)
+    else:
+        try:
+            module = importlib.import_module(where)
+        except Exception as e:
+            raise UserStrategyError(f"strategy {text}: cannot import {where}: "
+                             f"{type(e).__name__}: {e}") from None
+        file = getattr(module, "__file__", None)
+        if file:
+            source, digest = str(Path(file).resolve()), digest_of(Path(file))
+    function = getattr(module, name, None)
+    if function is None:
+        raise UserStrategyError(f"strategy {text}: {where} has no {name}")
+    return make(function, text, source, digest)
+
+
+def make(function, text: str | None = None, source=None, digest=None) -> UserSpec:
+    """A user strategy from a function (jitted or Python), its signature checked."""
+    text = text or f"<{getattr(function, '__name__', 'strategy')}>"
+    if not callable(function):
+        raise UserStrategyError(f"strategy {text} is not a function")
+    declared = getattr(function, PARAMS_ATTRIBUTE, {})
+    if is_jitted(function):
+        _check_jitted(function, text)
+    else:
+        _check_python(function, text, bool(declared))
+    return UserSpec(text, function, dict(declared), source, digest)
+
+
+def _check_jitted(function, text: str) -> None:
+    from numba.core.errors import NumbaError
+
+    from .kernels.users import SIGNATURE
+    try:
+        function.compile(SIGNATURE.args)
+    except (NumbaError, TypeError, ValueError) as e:
+        first = next((line for line in str(e).splitlines() if line.strip()), "")
+        raise UserStrategyError(f"strategy {text}: a jitted strategy is f(obs, cards, takes, params) "
+                         f"on int64, int64, int64 and float64 arrays, returning an int: "
+                         f"{first.strip()}") from None
+
+
+def _check_python(function, text: str, has_params: bool) -> None:
+    arity = python_arity(function)
+    if arity not in (2, 3) or (has_params and arity != 3):
+        raise UserStrategyError(f"strategy {text}: a Python strategy is f(obs, moves) or "
+                         f"f(obs, moves, params){' (it declares parameters)' if has_params else ''}"
+                         f", not one of {arity} arguments")
+
+
+def python_arity(function) -> int:
+    """The positional arguments a Python strategy takes without defaults
+    (2: obs, moves; 3: and params)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return 2
+    return len([p for p in parameters if p.default is p.empty
+                and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])

@@ -1,0 +1,270 @@
+"""User strategies (issue 11): the contract, both speeds, every place a
+strategy name works, clear failures, and the one registry's dispatch."""
+import json
+import textwrap
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import scopa_sim
+from scopa_sim import kernels
+from scopa_sim.cards import cards_of
+from scopa_sim.kernels import ids, layout as L
+from scopa_sim.play import Seats, StrategyError
+from scopa_sim.strategies import parse_strategy
+
+EXAMPLES = "docs/examples"
+JIT = f"{EXAMPLES}/greedy_jit.py:greedy"
+PY = f"{EXAMPLES}/greedy_py.py:greedy"
+
+
+def run(strategies, rules="scopa", **kw):
+    kw.setdefault("rounds", 300)
+    return scopa_sim.simulate(strategies=strategies, rules=rules, seed=11, **kw)
+
+
+# -- the same bytes as built-in greedy ------------------------------------------
+@pytest.mark.parametrize("rules", ["scopa", "scopone-scientifico", "scopa+ace_takes_all"])
+@pytest.mark.parametrize("mine", [JIT, PY])
+def test_a_user_greedy_plays_exactly_as_builtin_greedy(mine, rules):
+    rules = scopa_sim.Rules.resolve(rules) if "+" not in rules else scopa_sim.Rules(
+        name="scopa+ace_takes_all", ace_takes_all=True)
+    other = "counter" if rules.n_sides == 2 else "heuristic"
+    assert run((mine, other), rules).equals(run(("greedy", other), rules))
+    assert run((other, mine), rules, rounds=None, games=5).equals(
+        run((other, "greedy"), rules, rounds=None, games=5))
+
+
+def test_a_function_passed_in_python_plays_too():
+    jitted, python = parse_strategy(JIT).spec.function, parse_strategy(PY).spec.function
+    assert run((jitted, "counter")).equals(run(("greedy", "counter")))
+    assert run(("counter", python)).equals(run(("counter", "greedy")))
+
+
+def test_same_seed_same_bytes_for_any_worker_count():
+    a = scopa_sim.simulate(rounds=600, strategies=(JIT, "random"), seed=5, batch_size=100)
+    b = scopa_sim.simulate(rounds=600, strategies=(JIT, "random"), seed=5, batch_size=100,
+                           workers=2)
+    assert a.equals(b)
+
+
+def test_a_user_rollout_plays_in_pimc():
+    a = run(("pimc:samples=3,rollout=" + JIT, "counter"), rounds=20)
+    b = run(("pimc:samples=3,rollout=greedy", "counter"), rounds=20)
+    assert a.equals(b)          # greedy's re-implementation as the rollout: the same play
+
+
+def test_declared_parameters_are_set_like_builtin_ones():
+    s = parse_strategy(JIT + ":scopa=3000,coin=50")
+    assert dict(s.values)["scopa"] == 3000 and str(s) == JIT + ":coin=50,scopa=3000"
+    assert run((JIT + ":scopa=3000,coin=50", "counter")).equals(
+        run(("greedy:scopa=3000,coin=50", "counter")))
+    assert run((PY + ":primiera=40", "counter")).equals(run(("greedy:primiera=40", "counter")))
+    with pytest.raises(ValueError, match="has no parameter 'risk'"):
+        parse_strategy(JIT + ":risk=2")
+
+
+# -- the observation --------------------------------------------------------
+def _observed(seat, pos, rules, rng):
+    obs = np.zeros(kernels.observe.O_SIZE, np.int64)
+    kernels.observe.observe(seat, pos, rules, np.arange(L.MAX_PLAYERS, dtype=np.int64), rng, obs)
+    return obs
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), plays=st.integers(0, 35),
+       preset=st.sampled_from(["scopa", "scopa-3", "scopone-scientifico", "scopa-6"]))
+def test_the_observation_never_holds_a_hidden_card(seed, plays, preset):
+    """Every card the observation names is in the seat's hand, on the table or
+    played; the hidden cards (other hands, the deck) only as counts."""
+    from scopa_sim.observation import HAND, PILES, PLAYED, TABLE, UNSEEN, HAND_SIZES, Observation
+    rules = scopa_sim.Rules.resolve(preset)
+    r = scopa_sim.Round(rules, deck=np.random.default_rng(seed).permutation(40).tolist(),
+                        dealer=seed % rules.players)
+    rng = np.random.default_rng(seed + 1)
+    for _ in range(min(plays, 40 - rules.table_size - 1)):
+        moves = r.legal_moves()
+        r.play(*moves[rng.integers(len(moves))])
+    pos, deck = r.kernel_position()
+    seat = r.turn
+    obs = _observed(seat, pos, rules.pack(), np.array([seed], np.uint64))
+    hand, table = int(pos[0 + seat]), int(pos[12])
+    played = 0
+    for t in range(6):
+        played |= int(pos[6 + t])
+    visible = hand | table | played
+    hidden = (2**40 - 1) & ~visible
+    named = [obs[HAND], obs[TABLE], obs[PLAYED], *obs[PILES:PILES + 6]]
+    assert all(int(m) & hidden == 0 for m in named)
+    assert obs[HAND] == hand and obs[TABLE] == table and obs[UNSEEN] == hidden
+    assert list(obs[HAND_SIZES:HAND_SIZES + rules.players]) == [len(h) for h in r.hands]
+    o = Observation.from_array(obs, rules)
+    assert set(o.hand) | set(o.table) | set(o.played) | set(o.unseen) == set(range(40))
+    assert not set(o.unseen) & (set(o.hand) | set(o.table) | set(o.played))
+
+
+def test_a_python_strategy_sees_the_game_scores():
+    seen = []
+
+    def watcher(obs, moves):
+        seen.append(obs.scores)
+        return 0
+    scopa_sim.simulate(games=2, strategies=(watcher, "greedy"), seed=3)
+    assert seen[0] == (0, 0) and max(max(s) for s in seen) > 0
+
+
+# -- failures -------------------------------------------------------------------
+BAD = textwrap.dedent('''
+    import numba
+    from scopa_sim.observation import PLAYS
+
+    @numba.njit
+    def raiser(obs, cards, takes, params):
+        if obs[PLAYS] == 5:
+            raise ValueError("I give up")
+        return 0
+
+    @numba.njit
+    def wild(obs, cards, takes, params):
+        return cards.shape[0] + 3 if obs[PLAYS] == 7 else 0
+
+    @numba.njit
+    def short(obs, cards):
+        return 0
+
+    def pyraiser(obs, moves):
+        return moves[99] if obs.plays == 3 else 0
+
+    def pywild(obs, moves):
+        return -1 if obs.plays == 4 else 0
+
+    def pynone(obs, moves):
+        return None
+
+    def one(obs):
+        return 0
+
+    broken = 3
+''')
+
+
+@pytest.fixture(scope="module")
+def bad(tmp_path_factory):
+    path = tmp_path_factory.mktemp("user") / "bad.py"
+    path.write_text(BAD)
+    return path
+
+
+@pytest.mark.parametrize("name, error", [
+    ("raiser", r"strategy .*bad.py:raiser raised ValueError: I give up at round \d+, seat 1, play 6$"),
+    ("wild", r"strategy .*bad.py:wild chose move \d+ of \d+ legal moves .* at round \d+, seat 1, play 8$"),
+    ("pyraiser", r"raised IndexError: list index out of range at round \d+, seat 1, play 4$"),
+    ("pywild", r"chose move -1 of 1 legal moves \(0..0\) at round \d+, seat 1, play 5$"),
+    ("pynone", r"chose move None of \d+ legal moves"),
+])
+def test_a_failing_strategy_names_itself_and_the_position(bad, name, error):
+    with pytest.raises(StrategyError, match=error):
+        run(("greedy", f"{bad}:{name}"), rounds=40)
+
+
+@pytest.mark.parametrize("name, error", [
+    ("short", "a jitted strategy is f\\(obs, cards, takes, params\\)"),
+    ("one", "a Python strategy is f\\(obs, moves\\)"),
+    ("broken", "is not a function"),
+    ("missing", "has no missing"),
+])
+def test_a_strategy_that_cannot_play_is_refused_before_any_play(bad, name, error):
+    with pytest.raises(ValueError, match=error):
+        parse_strategy(f"{bad}:{name}")
+
+
+def test_a_rollout_fault_is_reported_as_a_rollout(bad):
+    with pytest.raises(StrategyError, match=r"\(in a rollout of pimc.*\) at round"):
+        run(("greedy", f"pimc:samples=2,rollout={bad}:wild"), rounds=5)
+    with pytest.raises(ValueError, match="must be a jitted"):
+        parse_strategy(f"pimc:rollout={bad}:pywild")
+
+
+def test_cli_errors_are_one_line(bad, tmp_path):
+    from click.testing import CliRunner
+    from scopa_sim.cli import main
+    for strategies in (f"greedy,{bad}:wild", f"{tmp_path}/none.py:f,greedy", f"{bad}:one,greedy"):
+        r = CliRunner().invoke(main, ["simulate", "--rounds", "50", "--strategies", strategies,
+                                      "--out", str(tmp_path / "run"), "--quiet"])
+        assert r.exit_code == 2, r.output
+        assert r.output.count("\n") == 1 and r.output.startswith("error: strategy "), r.output
+
+
+# -- runs record what played ------------------------------------------------------
+def test_the_manifest_records_the_source_and_a_changed_file_is_refused(tmp_path):
+    from click.testing import CliRunner
+    from scopa_sim.cli import main
+    mine = tmp_path / "mine.py"
+    mine.write_text(open(f"{EXAMPLES}/greedy_jit.py").read())
+    out = tmp_path / "run"
+    args = ["simulate", "--rounds", "400", "--batch-size", "200", "--strategies",
+            f"{mine}:greedy,counter", "--out", str(out), "--quiet"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    sources = json.loads((out / "manifest.json").read_text())["sources"]
+    import hashlib
+    assert sources == {f"{mine}:greedy": {"reference": f"{mine}:greedy", "sha256":
+                                          hashlib.sha256(mine.read_bytes()).hexdigest()}}
+    assert CliRunner().invoke(main, ["report", str(out)]).exit_code == 0
+    mine.write_text(mine.read_text() + "\n# edited\n")
+    r = CliRunner().invoke(main, ["report", str(out)])
+    assert r.exit_code == 2 and "has changed since the run began" in r.output
+
+
+# -- one registry, explicit dispatch ----------------------------------------------
+def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none():
+    """Over positions of real rounds, the dispatcher's choice for each id is
+    its own kernel function's, and every id outside the registry chooses -1."""
+    from scopa_sim.kernels import heuristics as H, search as S, strategies as K
+    rules = scopa_sim.Rules()
+    seats = Seats(rules, ("random", "random"))
+    scratch = seats.scratch()
+    rng, deck, pos, work, cards, takes, _, _, _, search, users = scratch
+    own = {
+        ids.RANDOM: lambda p, s, n: kernels.rng.below(rng, n),
+        ids.GREEDY: lambda p, s, n: 0 if n == 1 else H.greedy(p, pos, seats.packed, n, cards, takes),
+        ids.HEURISTIC: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, False),
+        ids.COUNTER: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True),
+        ids.PIMC: lambda p, s, n: S.pimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+        ids.ISMCTS: lambda p, s, n: S.ismcts(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+        ids.ENDGAME: lambda p, s, n: S.endgame(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+    }
+    assert set(own) == {b.id for b in ids.BUILTINS}
+    checked = 0
+    for deal in range(3):
+        kernels.rng.stream(np.uint64(deal), 0, rng)
+        kernels.round.new_deck(deck, rng)
+        kernels.position.start_round(pos, deck, 0, seats.packed)
+        for _ in range(12):
+            seat = int(pos[kernels.position.TURN])
+            n = kernels.legal_moves(pos[seat], pos[12], seats.packed, cards, takes, work)
+            for b in ids.BUILTINS:
+                p = ids.DEFAULTS[b.id].copy()
+                if b.kind == "search":
+                    p[0] = 4 if b.id != ids.ENDGAME else p[0]
+                kernels.rng.stream(np.uint64(deal), 7, rng)
+                via_dispatch = K.choose(b.id, p, seat, pos, deck, seats.packed, n, cards, takes,
+                                        rng, work, search, users)
+                kernels.rng.stream(np.uint64(deal), 7, rng)
+                assert via_dispatch == own[b.id](p, seat, n), b.name
+                checked += 1
+            for unknown in (len(ids.BUILTINS), ids.USER - 1, ids.USER + ids.MAX_USERS, -1):
+                assert K.choose(unknown, p, seat, pos, deck, seats.packed, n, cards, takes, rng,
+                                work, search, users) == -1
+            kernels.position.play_move(pos, deck, seats.packed, cards[0], takes[0])
+    assert checked == 3 * 12 * len(ids.BUILTINS)
+
+
+def test_the_help_and_the_parser_come_from_the_one_declaration():
+    from scopa_sim.strategies import REGISTRY
+    for b in ids.BUILTINS:
+        spec = REGISTRY[b.name]
+        assert (spec.id, spec.description, list(spec.params)) == (
+            b.id, b.help, [p.name for p in b.params])
+        assert list(ids.DEFAULTS[b.id, :len(b.params)]) == [p.default for p in b.params]
