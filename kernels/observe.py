@@ -21,7 +21,7 @@ Card sets are int64 with bit `card` set (cards 0..39, see `layout`)::
 import numpy as np
 
 from ._jit import kernel
-from .bits import ONE, popcount
+from .bits import ONE, lowest, popcount
 from .layout import R_BEST, R_SIDES, R_TEAM
 from .position import DEALER, DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, is_last_play, unseen
 from .rng import GOLDEN, mix64
@@ -34,9 +34,9 @@ O_SIZE = O_RULES + R_BEST                     # 64
 
 @kernel
 def observe(seat, pos, rules, scores, rng, obs):
-    """Fill `obs` with what `seat` may know of `pos`; `scores` are the game
-    scores before the round (one per side), `rng` the round's stream (read,
-    not advanced)."""
+    """Fill `obs` with what `seat` may know of `pos`, but for the rules
+    (`observe_rules`, once per batch); `scores` are the game scores before
+    the round (one per side), `rng` the round's stream (read, not advanced)."""
     obs[O_SEAT] = seat
     obs[O_SIDE] = rules[R_TEAM + seat]
     obs[O_DEALER] = np.int64(pos[DEALER])
@@ -56,5 +56,22 @@ def observe(seat, pos, rules, scores, rng, obs):
         obs[O_HAND_SIZES + t] = popcount(pos[HAND + t])
     obs[O_PLAYED] = np.int64(played)
     obs[O_UNSEEN] = np.int64(unseen(pos, seat))
+
+
+@kernel
+def observe_rules(rules, obs):
+    """Put the rules' head into `obs` (once per batch: `observe` leaves it)."""
     for r in range(R_BEST):
         obs[O_RULES + r] = rules[r]
+
+
+@kernel
+def count(cards):
+    """The number of cards in an int64 card set (one instruction)."""
+    return popcount(np.uint64(cards))
+
+
+@kernel
+def lowest_card(cards):
+    """The lowest card of a non-empty int64 card set (one instruction)."""
+    return lowest(np.uint64(cards))

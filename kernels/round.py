@@ -22,6 +22,7 @@ from .layout import (
     Q_CAPTURES, Q_DEALER, Q_GAME, Q_LAST_CAPTURER, Q_LEFTOVER, Q_ROUND, R_PLAYERS, R_SIDES,
     R_TARGET, S_POINTS, S_SCORE)
 from .moves import legal_moves
+from .observe import observe_rules
 from .position import (
     CAPTURES, HAND, LAST, PILE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move,
     start_round)
@@ -100,6 +101,7 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
     scores = users[2]
     fault = users[5]
     fault[F_STRATEGY] = -1
+    observe_rules(rules, users[3])
     n = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
     row = 0

@@ -92,6 +92,23 @@ def function_at(typingctx, wrapper, entry):
     return FUNCTION(wrapper, entry), codegen
 
 
+@intrinsic
+def unowned(typingctx, array):
+    """The array without its owner (no meminfo): a user function, compiled
+    with reference counting, then skips two atomic operations per array
+    argument on every call. The kernel's scratch outlives every call."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        a = context.make_array(signature.args[0])(context, builder, value=args[0])
+        a.meminfo = cgutils.get_null_value(a.meminfo.type)
+        a.parent = cgutils.get_null_value(a.parent.type)
+        return a._getvalue()
+
+    return array(array), codegen
+
+
 @kernel
 def record_fault(users, strategy, value, n, seat, play):
     """Keep the round's first bad choice."""
@@ -123,5 +140,6 @@ def play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users):
     for i in range(n):
         itakes[i] = np.int64(takes[i])
     k = strategy - USER
-    i = function_at(functions[k, 0], functions[k, 1])(obs, cards[:n], itakes[:n], p)
+    i = function_at(functions[k, 0], functions[k, 1])(
+        unowned(obs), unowned(cards[:n]), unowned(itakes[:n]), unowned(p))
     return checked(users, strategy, i, seat, pos[PLAYS], n)

@@ -10,7 +10,8 @@ command line's help) does not load Numba, pandas or pyarrow.
 """
 import importlib
 
-_WHERE = {"card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
+_WHERE = {"advise": "advice", "advise_round": "advice",
+          "card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
           "Game": "engine", "Round": "engine", "legal_captures": "engine", "legal_moves": "engine",
           "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "trace_round": "runner",
           "STRATEGIES": "strategies", "parse_strategy": "strategies", "params": "user",

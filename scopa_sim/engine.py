@@ -1,31 +1,59 @@
 """The checked, step-by-step face of the engine: legal moves of a position,
 and a `Round` round that can be dealt, stepped, replayed and printed.
 
-The moves and scores come from the same kernels as the simulator; this module
-adds the checks and the bookkeeping a person needs.
+A `Round` holds the kernel's own position array and deck order and moves it
+with the kernel's functions (`kernels.position`: `start_round`, `play_move`,
+`finish_round`), the very code the simulator runs; this module adds the
+checks, the move history and the text a person needs. Scratch arrays for
+the kernels are made once per thread (`_scratch`), not per call.
 """
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from . import kernels, schema
 from .checks import MAX_SEED, SEED_SPAN, whole
-from .cards import Card, card_name, cards_of, mask_of, names, parse_card, parse_cards
+from .cards import Card, card_name, mask_of, names, parse_card, parse_cards
 from .kernels import layout as L, position as P
 from .rules import Rules
 
 Move = tuple[int, tuple[int, ...]]
 OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
+_RNG, _WORK, _CARDS, _TAKES, _SEARCH, _USERS = 0, 3, 4, 5, 9, 10   # in kernels.scratch()
+_THREAD = threading.local()
 
 
-class _Buffers:
-    """Scratch arrays for kernel calls from Python (one set per call site)."""
+def _scratch() -> tuple:
+    """This thread's kernel scratch arrays (`kernels.scratch()`, some 3 MB
+    with the search strategies'), made on the thread's first kernel call
+    from this module and kept for the thread's life. Every call here fills
+    what it reads before returning, so one set serves all rounds of a
+    thread; the kernels called from a thread run one at a time."""
+    scratch = getattr(_THREAD, "scratch", None)
+    if scratch is None:
+        scratch = _THREAD.scratch = kernels.scratch()
+    return scratch
 
-    def __init__(self):
-        (self.rng, self.deck, self.pos, self.work, self.cards, self.takes,
-         self.log, self.out, self.info, self.search, self.users) = kernels.scratch()
+
+@functools.lru_cache(maxsize=64)
+def _packed(rules: Rules) -> np.ndarray:
+    """The rules vector (`Rules.pack`, a millisecond) made once per rule set;
+    the kernels only read it."""
+    return rules.pack()
+
+
+def _cards_of(mask: int) -> tuple[int, ...]:
+    """The cards of a bitmask, ascending (a loop over its set bits)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
 
 
 def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:
@@ -99,9 +127,9 @@ def legal_captures(table: str | Iterable[Card], card: Card,
     rules = Rules.resolve(rules)
     table, card = parse_cards(table), parse_card(card)
     _disjoint([card], table)
-    b = _Buffers()
-    n = kernels.captures_of(np.uint64(mask_of(table)), card, rules.pack(), b.takes, b.work)
-    return [tuple(cards_of(int(m))) for m in b.takes[:n]]
+    s = _scratch()
+    n = kernels.captures_of(np.uint64(mask_of(table)), card, _packed(rules), s[_TAKES], s[_WORK])
+    return [_cards_of(m) for m in s[_TAKES][:n].tolist()]
 
 
 def legal_moves(hand: str | Iterable[Card], table: str | Iterable[Card],
@@ -111,14 +139,15 @@ def legal_moves(hand: str | Iterable[Card], table: str | Iterable[Card],
     rules = Rules.resolve(rules)
     hand, table = parse_cards(hand), parse_cards(table)
     _disjoint(hand, table)
-    return _moves(mask_of(hand), mask_of(table), rules.pack(), _Buffers())
+    return _moves(np.uint64(mask_of(hand)), np.uint64(mask_of(table)), _packed(rules))
 
 
-def _moves(hand: int, table: int, packed: np.ndarray, b: _Buffers) -> list[Move]:
-    if hand >> L.N_CARDS or table >> L.N_CARDS or hand & table:
-        raise ValueError("the hand and the table must be distinct cards 0..39")
-    n = kernels.legal_moves(np.uint64(hand), np.uint64(table), packed, b.cards, b.takes, b.work)
-    return [(int(c), tuple(cards_of(int(m)))) for c, m in zip(b.cards[:n], b.takes[:n])]
+def _moves(hand: np.uint64, table: np.uint64, packed: np.ndarray) -> list[Move]:
+    """The legal moves of a hand on a table (disjoint card sets), by the kernel."""
+    s = _scratch()
+    cards, takes = s[_CARDS], s[_TAKES]
+    n = kernels.legal_moves(hand, table, packed, cards, takes, s[_WORK])
+    return list(zip(cards[:n].tolist(), map(_cards_of, takes[:n].tolist())))
 
 
 class Round:
@@ -128,6 +157,14 @@ class Round:
     table first, then a card at a time from the leader) or set a position
     (`Round.from_position(hands=..., table=..., deck=...)`). `play` checks
     each move; `log()` prints the round.
+
+    The round is the kernel's position array and deck order (see
+    `kernel_position`), moved by the kernel's own functions; `hands`,
+    `table`, `deck`, `piles`, `scopas`, `turn` and the rest are read from
+    it. A round changed by hand (a card put in `hands`, `table` or `deck`,
+    or `turn` set) is taken as it is, unchecked: `play` and `suggest` then
+    check the whole position before a kernel sees it, and refuse one these
+    rules cannot reach.
     """
 
     def __init__(self, rules: str | Rules = "scopa", deck: str | Iterable[Card] | None = None,
@@ -138,9 +175,9 @@ class Round:
             raise ValueError(f"a deck order lists all 40 cards once (got {len(deck)})")
         dealer = _seat("dealer", dealer, self.rules.players)
         self.deck_order = list(deck)           # the round as dealt (None from a position)
-        table = deck[:self.rules.table_size]
-        self._setup(dealer, [[] for _ in range(self.rules.players)], table,
-                    deck[self.rules.table_size:])
+        pos, order = np.zeros(P.POS_SIZE, np.uint64), np.array(deck, np.int64)
+        P.start_round(pos, order, dealer, _packed(self.rules))
+        self._start(pos, order, deck[:self.rules.table_size], dealt=True)
 
     @classmethod
     def from_position(cls, hands: Sequence[str | Iterable[Card]], table: str | Iterable[Card],
@@ -152,7 +189,8 @@ class Round:
         Cards in none of them are out of the round: played and captured
         before, in no side's pile (they score for nobody; nobody has captured
         yet as far as this round knows). The hand sizes fix the seat to play
-        (see `_check_position`); `turn`, if given, must be that seat.
+        (see `_check_position`); `turn`, if given, must be that seat. With
+        all hands empty and cards in the deck, the deal happens at once.
         """
         game = cls.__new__(cls)
         game.rules = r = Rules.resolve(rules)
@@ -168,76 +206,187 @@ class Round:
         if turn is not None and _seat("turn", turn, r.players) != seat:
             raise ValueError(f"turn must be seat {seat}, the first seat from the leader "
                              f"holding the most cards, not {turn}")
-        game._setup(dealer, hands, table, deck)
-        game.turn = seat
+        pos, order = _position(r, hands, table, deck, plays=0)
+        pos[P.TURN], pos[P.DEALER] = seat, dealer
+        deal = bool(deck) and not any(hands)
+        if deal:
+            P.deal(pos, order, _packed(r))
+        _check_kernel_position(r, pos, order)
+        game._start(pos, order, table, dealt=deal)
         return game
 
-    def _setup(self, dealer, hands, table, deck):
-        r = self.rules
-        self.dealer = dealer
-        self.leader = (dealer + 1) % r.players
-        self.turn = self.leader
-        self.hands = [sorted(h) for h in hands]
-        self.table = list(table)
-        self.deck = list(deck)
-        self.piles = [[] for _ in range(r.n_sides)]
-        self.scopas = [0] * r.n_sides
-        self.last_capturer = -1
-        self.captures = 0
+    def _start(self, pos: np.ndarray, deck: np.ndarray, table: list[int], dealt: bool):
+        """Hold a checked position (`pos`, `deck`), just dealt or set."""
+        self._pos, self._deck = pos, deck
+        self._packed = _packed(self.rules)
+        self._table0 = list(table)             # the table's order, as dealt or given
         self.moves: list[tuple[int, int, tuple[int, ...]]] = []
-        self._events: list[str] = []
-        self._packed = r.pack()
-        self._buffers = _Buffers()
-        self._leftover = None
-        self._deal_if_needed()
+        # the hands (masks) dealt at the start, then after each play (None: no deal)
+        self._deals = [self._hand_masks()] if dealt else [None]
+        self._scopa: list[bool] = []           # per play: whether it scored a scopa
+        self._leftover = self._end_table = None   # the table at the end: its size, its cards
+        self._legal = None                     # the legal moves, until the next play
+        self._shown = self._seen = None        # hands, table, deck as handed out, and a copy
+        self._checked = True                   # False after a change by hand
 
     def copy(self) -> Round:
         """An independent copy of the round so far (for search and what-ifs)."""
+        self._take_changes()
         game = Round.__new__(Round)
         game.__dict__.update(self.__dict__)
-        game.hands = [list(h) for h in self.hands]
-        game.table, game.deck = list(self.table), list(self.deck)
-        game.piles = [list(p) for p in self.piles]
-        game.scopas, game.moves, game._events = list(self.scopas), list(self.moves), list(self._events)
+        game._pos = self._pos.copy()           # the deck order is never written: shared
+        game.moves, game._deals, game._scopa = list(self.moves), list(self._deals), list(self._scopa)
+        game._shown = game._seen = None
         return game
 
-    # -- state ------------------------------------------------------------
+    # -- state, read from the position --------------------------------------
     @property
     def done(self) -> bool:
         return self._leftover is not None
 
+    @property
+    def dealer(self) -> int:
+        return int(self._pos[P.DEALER])
+
+    @property
+    def leader(self) -> int:
+        return (self.dealer + 1) % self.rules.players
+
+    @property
+    def turn(self) -> int:
+        """The seat to play (after the round, the seat after the last to play)."""
+        return int(self._pos[P.TURN])
+
+    @turn.setter
+    def turn(self, seat: int) -> None:
+        self._take_changes()
+        self._pos[P.TURN] = _seat("turn", seat, self.rules.players)
+        self._changed()
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Each seat's hand, ascending."""
+        return self._lists()[0]
+
+    @property
+    def table(self) -> list[int]:
+        """The table, in the order the cards came to it."""
+        return self._lists()[1]
+
+    @property
+    def deck(self) -> list[int]:
+        """The undealt cards, in dealing order."""
+        return self._lists()[2]
+
+    @property
+    def piles(self) -> list[list[int]]:
+        """Each side's captured cards, in the order taken (a copy)."""
+        teams, piles = self.rules.teams, [[] for _ in range(self.rules.n_sides)]
+        for seat, c, take in self.moves:
+            if take:
+                piles[teams[seat]] += [c, *take]
+        if self.done and self.last_capturer >= 0:
+            piles[teams[self.last_capturer]] += self._table_order(self._end_table)
+        return piles
+
+    @property
+    def scopas(self) -> list[int]:
+        """Each side's scopas (a copy)."""
+        return self._pos[P.SCOPAS:P.SCOPAS + self.rules.n_sides].astype(np.int64).tolist()
+
+    @property
+    def last_capturer(self) -> int:
+        """The seat that captured last in this round, -1 for nobody."""
+        return int(self._pos[P.LAST]) - 1
+
+    @property
+    def captures(self) -> int:
+        """The capturing plays of this round."""
+        return int(self._pos[P.CAPTURES])
+
+    def _hand_masks(self) -> list[int]:
+        return self._pos[P.HAND:P.HAND + self.rules.players].tolist()
+
+    def _table_order(self, mask: int) -> list[int]:
+        """The cards of `mask` (the table, now or at some play) in the order
+        they came to the table: the table as dealt or given, then the trails;
+        any other card (a change by hand) after them, ascending."""
+        order = [c for c in self._table0 if mask >> c & 1]
+        order += [c for _, c, take in self.moves if not take and mask >> c & 1]
+        if len(order) != mask.bit_count():
+            order += [c for c in _cards_of(mask) if c not in order]
+        return order
+
+    # -- changes by hand ----------------------------------------------------
+    def _lists(self) -> tuple[list[list[int]], list[int], list[int]]:
+        """Hands, table and deck as lists, made from the position on the first
+        read after a play and kept (with a copy) until the next one, so that a
+        change to them is seen (`_take_changes`)."""
+        if self._shown is None:
+            pos = self._pos
+            self._shown = ([list(_cards_of(m)) for m in self._hand_masks()],
+                           self._table_order(int(pos[P.TABLE])),
+                           self._deck[int(pos[P.DECK]):].tolist())
+            self._seen = ([list(h) for h in self._shown[0]], list(self._shown[1]),
+                          list(self._shown[2]))
+        return self._shown
+
+    def _take_changes(self) -> None:
+        """Take changes made by hand to the lists of `hands`, `table` or `deck`
+        into the position, unchecked (`_changed`)."""
+        if self._shown is None or self._shown == self._seen:
+            return
+        hands, table, deck = self._shown
+        for what, cards in (("hands", [c for h in hands for c in h]), ("table", table),
+                            ("deck", deck)):
+            bad = [c for c in cards if not isinstance(c, (int, np.integer))
+                   or isinstance(c, bool) or not 0 <= c < L.N_CARDS]
+            if bad:
+                raise ValueError(f"the round's {what} hold {bad[0]!r}, not a card 0..39")
+        if len(hands) != self.rules.players or len(deck) > L.N_CARDS:
+            raise ValueError("the round's hands or deck were changed out of shape")
+        pos, order = _position(self.rules, hands, table, deck, plays=len(self.moves),
+                               piles=self._pos)
+        self._pos, self._deck = pos, order
+        self._seen = ([list(h) for h in hands], list(table), list(deck))
+        self._changed()
+
+    def _changed(self) -> None:
+        self._checked = False
+        self._legal = None
+
+    def _ready(self) -> None:
+        """Take any changes by hand, and check a changed position before a
+        kernel plays or searches from it."""
+        self._take_changes()
+        if not self._checked:
+            _check_kernel_position(self.rules, self._pos, self._deck)
+            self._checked = True
+
+    # -- moves --------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to play, canonical order."""
         if self.done:
             return []
-        return _moves(mask_of(self.hands[self.turn]), mask_of(self.table), self._packed,
-                      self._buffers)
+        return list(self._legal_now())
 
-    def _deal_if_needed(self):
-        if any(self.hands) or not self.deck:
-            return
-        n, h = self.rules.players, self.rules.hand_size
-        if not self.rules.refill and self.moves:
-            return
-        deal, self.deck = self.deck[:n * h], self.deck[n * h:]
-        for i, c in enumerate(deal):
-            self.hands[(self.leader + i) % n].append(c)
-        self.hands = [sorted(hand) for hand in self.hands]
-        self.turn = self.leader
-        self._events.append("deal: " + " | ".join(
-            f"seat {s}: {names(self.hands[s])}" for s in range(n)) + f" | table: {names(self.table)}")
+    def _legal_now(self) -> list[Move]:
+        self._take_changes()
+        if self._legal is None:
+            pos = self._pos
+            hand, table = pos[P.HAND + int(pos[P.TURN])], pos[P.TABLE]
+            if not self._checked and hand & table:          # changed by hand
+                raise ValueError("the hand and the table must be distinct cards 0..39")
+            self._legal = _moves(hand, table, self._packed)
+        return self._legal
 
-    def _is_last_play(self) -> bool:
-        return not self.deck and sum(len(h) for h in self.hands) == 1
-
-    # -- moves ------------------------------------------------------------
     def play(self, card: Card, captured: str | Iterable[Card] | None = None) -> Move:
         """Play `card` taking `captured` (omit it when the card has one legal
         move); raises ValueError for an illegal move, listing the legal ones."""
         if self.done:
             raise ValueError("the round is over")
         c = parse_card(card)
-        options = [m for m in self.legal_moves() if m[0] == c]
+        options = [m for m in self._legal_now() if m[0] == c]
         if not options:
             raise ValueError(f"seat {self.turn} cannot play {card_name(c)}: "
                              f"hand is {names(self.hands[self.turn])}")
@@ -259,49 +408,32 @@ class Round:
         return " or ".join(names(t) if t else "nothing (trail)" for _, t in options)
 
     def _apply(self, c: int, take: tuple[int, ...]):
-        seat, side = self.turn, self.rules.teams[self.turn]
-        last = self._is_last_play()
-        self.hands[seat].remove(c)
+        """Play a legal move through the kernel (`position.play_move`: it deals
+        when all hands are empty and the deck lasts), and end the round after
+        its last play (`position.finish_round`)."""
+        self._ready()
+        pos = self._pos
+        seat = int(pos[P.TURN])
+        scopas, at = pos[P.SCOPAS + self.rules.teams[seat]], pos[P.DECK]
+        P.play_move(pos, self._deck, self._packed, c, np.uint64(mask_of(take)))
         self.moves.append((seat, c, take))
-        if take:
-            scopa = bool(kernels.moves.clears_for_scopa(
-                np.uint64(mask_of(self.table)), np.uint64(mask_of(take)), c, last, self._packed))
-            self.table = [t for t in self.table if t not in take]
-            self.piles[side] += [c, *take]
-            self.last_capturer = seat
-            self.captures += 1
-            self.scopas[side] += scopa
-            text = f"seat {seat} plays {card_name(c)} takes {names(take)}" + (" SCOPA" if scopa else "")
-        else:
-            self.table.append(c)
-            text = f"seat {seat} plays {card_name(c)} trails"
-        self._events.append(f"{text:<40} table: {names(self.table) or '(empty)'}")
-        self.turn = (seat + 1) % self.rules.players
-        if not any(self.hands) and not self.deck:
-            self._finish()
-        else:
-            self._deal_if_needed()
+        self._scopa.append(bool(pos[P.SCOPAS + self.rules.teams[seat]] != scopas))
+        self._deals.append(self._hand_masks() if pos[P.DECK] != at else None)
+        self._legal = self._shown = self._seen = None
+        if pos[P.PLAYS] == pos[P.TOTAL]:
+            self._end_table = int(pos[P.TABLE])
+            self._leftover = int(P.finish_round(pos, self._packed))
 
-    def _finish(self):
-        self._leftover = len(self.table)
-        if self.last_capturer >= 0 and self.table:
-            self._events.append(f"seat {self.last_capturer} takes the last cards: {names(self.table)}")
-            self.piles[self.rules.teams[self.last_capturer]] += self.table
-            self.table = []
-
-    # -- results ----------------------------------------------------------
+    # -- results ------------------------------------------------------------
     def result(self) -> dict:
         """The round's record: the simulator's columns, for a finished round."""
         if not self.done:
             raise ValueError("the round is not over")
-        r = self.rules
-        piles = np.zeros(L.MAX_PLAYERS, np.uint64)
-        scopas = np.zeros(L.MAX_PLAYERS, np.int64)
-        for t in range(r.n_sides):
-            piles[t] = mask_of(self.piles[t])
-            scopas[t] = self.scopas[t]
+        r, pos = self.rules, self._pos
         out = np.zeros((r.n_sides, L.N_SIDE), np.int16)
-        kernels.score_round(piles, scopas, self._packed, out)
+        kernels.score_round(pos[P.PILE:P.PILE + L.MAX_PLAYERS],
+                            pos[P.SCOPAS:P.SCOPAS + L.MAX_PLAYERS].astype(np.int64),
+                            self._packed, out)
         row = {"dealer": self.dealer, "last_capturer": self.last_capturer,
                "leftover": self._leftover, "captures": self.captures}
         for t in range(r.n_sides):
@@ -316,56 +448,108 @@ class Round:
         s, seed = parse_strategy(strategy), _seed(seed)
         if self.done:
             raise ValueError("the round is over")
-        pos, deck = self.kernel_position()
-        _check_kernel_position(self.rules, pos, deck)
-        b = self._buffers
-        n = kernels.legal_moves(pos[P.HAND + self.turn], pos[P.TABLE], self._packed,
-                                b.cards, b.takes, b.work)
-        kernels.rng.stream(seed, 0, b.rng)
-        i = kernels.batch.call(kernels.strategies.choose, s.spec.id, s.vector(), self.turn, pos,
-                               deck, self._packed, n, b.cards, b.takes, b.rng, b.work, b.search,
-                               b.users)
+        self._ready()
+        if s.users():
+            return self._choose_user(s, seed)
+        return self._choose(s.spec.id, s.vector(), seed)
+
+    def _choose_user(self, strategy, seed: np.uint64, scores=()) -> Move:
+        """`_choose` for a user strategy (or a built-in with a user rollout),
+        through the seats of a batch (`play.Seats`); `scores`, the game's
+        before this round, are what its observation shows."""
+        from .play import Seats
+        seats = Seats(self.rules, [strategy] * self.rules.players)
+        scratch = _scratch()[:_USERS] + (seats.context(),)
+        scratch[_USERS][2][:len(scores)] = scores
+        pos, turn = self._pos, self.turn
+        cards, takes = scratch[_CARDS], scratch[_TAKES]
+        n = kernels.legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
+                                scratch[_WORK])
+        kernels.rng.stream(seed, 0, scratch[_RNG])
+        i = seats.decide(turn, pos, self._deck, n, scratch,
+                         lambda: (f"this position (seat {turn}, play {len(self.moves) + 1})",
+                                  turn))
+        return int(cards[i]), _cards_of(int(takes[i]))
+
+    def _choose(self, strategy: int, params: np.ndarray, seed: np.uint64) -> Move:
+        """The move of kernel strategy `strategy` (parameter vector `params`)
+        for the seat to play, drawing from stream (seed, 0): the one call of
+        the kernels' strategy dispatch. The position must be checked."""
+        s, pos, turn = _scratch(), self._pos, self.turn
+        cards, takes = s[_CARDS], s[_TAKES]
+        n = kernels.legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
+                                s[_WORK])
+        kernels.rng.stream(seed, 0, s[_RNG])
+        i = kernels.batch.call(kernels.strategies.choose, strategy, params, turn, pos,
+                               self._deck, self._packed, n, cards, takes, s[_RNG], s[_WORK],
+                               s[_SEARCH], s[_USERS])
         if not 0 <= i < n:
-            raise RuntimeError(f"strategy {s} chose move {i} of {n}")
-        return int(b.cards[i]), tuple(cards_of(int(b.takes[i])))
+            raise RuntimeError(f"strategy {strategy} chose move {i} of {n}")
+        return int(cards[i]), _cards_of(int(takes[i]))
 
     def kernel_position(self) -> tuple[np.ndarray, np.ndarray]:
-        """The round as the kernel's position array and deck order (the undealt
-        cards last, in dealing order). Cards out of the round (see
-        `from_position`) go to the pile of no side, the last slot, so that the
-        strategies count them as seen; with six sides there is no such slot
-        and they count as unseen."""
-        pos = np.zeros(P.POS_SIZE, np.uint64)
-        for seat, hand in enumerate(self.hands):
-            pos[P.HAND + seat] = mask_of(hand)
-        for side, pile in enumerate(self.piles):
-            pos[P.PILE + side] = mask_of(pile)
-            pos[P.SCOPAS + side] = self.scopas[side]
-        pos[P.TABLE] = mask_of(self.table)
-        pos[P.LAST] = self.last_capturer + 1
-        pos[P.TURN] = self.turn
-        pos[P.PLAYS] = len(self.moves)
-        pos[P.TOTAL] = len(self.moves) + sum(map(len, self.hands)) + len(self.deck)
-        pos[P.DECK] = L.N_CARDS - len(self.deck)
-        pos[P.CAPTURES] = self.captures
-        pos[P.DEALER] = self.dealer
-        if self.rules.n_sides < L.MAX_PLAYERS:
-            pos[P.PILE + OUT] = L.ALL_CARDS & ~np.uint64(mask_of(
-                [*self.table, *self.deck, *(c for h in self.hands for c in h),
-                 *(c for p in self.piles for c in p)]))
-        rest = [c for c in range(L.N_CARDS) if c not in set(self.deck)]
-        return pos, np.array(rest + self.deck, np.int64)
+        """Copies of the round's kernel position array and deck order (the
+        undealt cards last, in dealing order). Cards out of the round (see
+        `from_position`) are in the pile of no side, the last slot, so that
+        the strategies count them as seen; with six sides there is no such
+        slot and they count as unseen."""
+        self._take_changes()
+        return self._pos.copy(), self._deck.copy()
 
     def log(self) -> str:
         """The round so far as readable text, a line per deal and move."""
-        lines = [f"dealer: seat {self.dealer}", *self._events]
+        n = self.rules.players
+        lines, table = [f"dealer: seat {self.dealer}"], list(self._table0)
+
+        def deal(hands):
+            lines.append("deal: " + " | ".join(
+                f"seat {s}: {names(_cards_of(hands[s]))}" for s in range(n))
+                + f" | table: {names(table)}")
+
+        if self._deals[0] is not None:
+            deal(self._deals[0])
+        for (seat, c, take), scopa, hands in zip(self.moves, self._scopa, self._deals[1:]):
+            if take:
+                table = [t for t in table if t not in take]
+                text = f"seat {seat} plays {card_name(c)} takes {names(take)}" + \
+                    (" SCOPA" if scopa else "")
+            else:
+                table.append(c)
+                text = f"seat {seat} plays {card_name(c)} trails"
+            lines.append(f"{text:<40} table: {names(table) or '(empty)'}")
+            if hands is not None:
+                deal(hands)
         if self.done:
+            if self.last_capturer >= 0 and table:
+                lines.append(f"seat {self.last_capturer} takes the last cards: {names(table)}")
             res = self.result()
             for t in range(self.rules.n_sides):
                 lines.append(f"side {t}: " + ", ".join(
                     f"{f} {res[f'{f}_{t}']}" for f in ("cards", "coins", "settebello", "primiera",
                                                        "scopas", "points")))
         return "\n".join(lines)
+
+
+def _position(rules: Rules, hands, table, deck, plays: int,
+              piles: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A kernel position array and deck order from hands, table and undealt
+    deck (lists of cards), `plays` plays into the round, with the piles,
+    scopas, last capturer, turn, dealer and captures of `piles` (a position
+    array; none: nobody has captured). Every card in none of them and in no
+    pile is out of the round: in pile slot OUT, when no side has it."""
+    pos = np.zeros(P.POS_SIZE, np.uint64) if piles is None else piles.copy()
+    for seat in range(L.MAX_PLAYERS):
+        pos[P.HAND + seat] = mask_of(hands[seat]) if seat < len(hands) else 0
+    pos[P.TABLE] = mask_of(table)
+    pos[P.PLAYS] = plays
+    pos[P.TOTAL] = plays + sum(map(len, hands)) + len(deck)
+    pos[P.DECK] = L.N_CARDS - len(deck)
+    if rules.n_sides < L.MAX_PLAYERS:
+        held = pos[P.HAND:P.PILE + OUT].tolist() + [int(pos[P.TABLE]), mask_of(deck)]
+        pos[P.PILE + OUT] = int(L.ALL_CARDS) & ~functools.reduce(int.__or__, held)
+    undealt = set(deck)
+    return pos, np.array([c for c in range(L.N_CARDS) if c not in undealt] + list(deck),
+                         np.int64)
 
 
 def _scores(scores, rules: Rules) -> list[int]:
@@ -447,7 +631,14 @@ class Game:
         return move
 
     def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:
-        return self.round.suggest(strategy, seed)
+        """`Round.suggest` for the round being played; a user strategy's
+        observation shows the game's scores."""
+        from .strategies import parse_strategy
+        s = parse_strategy(strategy)
+        if s.users() and not self.round.done:
+            self.round._ready()
+            return self.round._choose_user(s, _seed(seed), self.scores)
+        return self.round.suggest(s, seed)
 
     def log(self) -> str:
         """Every round's log, with the scores after it."""
@@ -494,6 +685,6 @@ def _check_kernel_position(rules: Rules, pos: np.ndarray, deck: np.ndarray) -> N
     in_hands = sum(bin(m).count("1") for m in hands)
     if int(pos[P.TOTAL]) != int(pos[P.PLAYS]) + in_hands + L.N_CARDS - at:
         bad("the plays do not add up")
-    if _check_position(rules, [cards_of(m) for m in hands[:n]], cards_of(table),
+    if _check_position(rules, [_cards_of(m) for m in hands[:n]], _cards_of(table),
                        deck[at:].tolist(), dealer) != turn:
         bad(f"seat {turn} is not the seat to play")

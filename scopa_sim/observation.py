@@ -3,9 +3,11 @@
 A jitted strategy reads the array by these indices (compile-time
 constants in Numba)::
 
-    from scopa_sim.observation import HAND, TABLE, PILES, SIDE
-    mine = obs[PILES + obs[SIDE]]
+    from scopa_sim.observation import HAND, TABLE, PILES, SIDE, count
+    mine = count(obs[PILES + obs[SIDE]])      # cards my side has taken
 
+(`count` and `lowest_card` are jitted helpers on card sets, one machine
+instruction each.)
 a Python strategy gets the same as an `Observation`. Card sets are int64
 with bit `card` set; a card is `suit*10 + rank - 1` (suits: coins, cups,
 swords, clubs; `scopa_sim.card_name`). The layout is `kernels.observe`'s.
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from .cards import cards_of
 from .kernels import observe as _o
 from .kernels.layout import RANK, RANK_CARDS       # noqa: F401  (for strategies to use)
+from .kernels.observe import count, lowest_card     # noqa: F401  (jitted card-set helpers)
 from .rules import Rules
 
 SEAT, SIDE, DEALER, PLAYS = _o.O_SEAT, _o.O_SIDE, _o.O_DEALER, _o.O_PLAYS

@@ -36,12 +36,17 @@ class Seats:
         self.python = any(not u.jitted for u in self.users)
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
 
-    def scratch(self):
-        """Fresh kernel scratch with these user strategies in their slots."""
+    def context(self):
+        """A fresh users context (`kernels.users`) with these user strategies
+        in their slots."""
         functions = [u.function if u.jitted else no_user for u in self.users]
         params = [[u.params[k] for k in u.params] + [0.0] * (L.N_PARAMS - len(u.params))
                   for u in self.users]
-        return kernels.scratch(functions, params or None)
+        return kernels.users.context(functions, params or None)
+
+    def scratch(self):
+        """Fresh kernel scratch with this users context."""
+        return kernels.scratch()[:-1] + (self.context(),)
 
     def name(self, strategy: int) -> str:
         """A strategy id as the run names it."""
@@ -158,6 +163,7 @@ class Seats:
     def _user_choice(self, spec: UserSpec, seat, pos, n, cards, takes, p, scratch):
         rng, users = scratch[0], scratch[-1]
         obs = users[3]
+        kernels.observe.observe_rules(self.packed, obs)
         kernels.observe.observe(seat, pos, self.packed, users[2], rng, obs)
         if spec.jitted:
             return spec.function(obs, cards[:n], takes[:n].astype(np.int64), p)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import kernels, schema
+from . import schema
 from .checks import MAX_SEED, SEED_SPAN, whole
 from .engine import Round
 from .executors import executor, stream

@@ -373,7 +373,10 @@ def _batch_of(name: str, n_batches: int) -> int | None:
     return int(m[1])
 
 
-def _read_manifest(root: Path) -> tuple[RunSpec, dict]:
+def _read_manifest(root: Path, strategies: bool = True) -> tuple[RunSpec, dict]:
+    """The run spec and manifest of the run in `root`; without `strategies`,
+    its strategies are not loaded (their places hold random): enough to
+    know the run's files, even when a user strategy's file is gone."""
     path = root / MANIFEST
     if root.exists() and not root.is_dir():
         raise StoreError(f"{root} is a file, not a run folder")
@@ -381,6 +384,9 @@ def _read_manifest(root: Path) -> tuple[RunSpec, dict]:
         raise StoreError(f"{root} is not a scopa-sim run (no {MANIFEST})")
     try:
         manifest = json.loads(path.read_text())
+        if not strategies:
+            return spec_from_dict({**manifest, "sources": {}, "strategies": [
+                "random"] * len(manifest["strategies"])}), manifest
         return spec_from_dict(manifest), manifest
     except OSError as e:
         raise StoreError(f"cannot read {path}: {e.strerror}") from None
@@ -396,7 +402,7 @@ def _run_files(root: Path) -> list[Path]:
     file stays. StoreError names the first thing that is not a run's."""
     not_run = f"{root} is not a scopa-sim run: not overwriting it"
     try:
-        spec, _ = _read_manifest(root)
+        spec, _ = _read_manifest(root, strategies=False)
     except StoreError as e:
         raise StoreError(f"{not_run} ({e})") from None
     files = [root / MANIFEST]

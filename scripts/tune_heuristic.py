@@ -28,7 +28,7 @@ def main():
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     sid = ids.NAMES.index(args.strategy)
-    best = {k: v for k, v in ids.PARAMS[sid] if k in RISKS}
+    best = {p.name: p.default for p in ids.BUILTINS[sid].params if p.name in RISKS}
     for r in range(args.rounds):
         changed = False
         for key in RISKS:

@@ -145,7 +145,7 @@ def test_a_strategy_built_by_hand_is_checked_too():
     with pytest.raises(ValueError, match="takes values for samples, rollout, endgame"):
         type(s)(s.spec, s.values[:1])
     with pytest.raises(ValueError, match="unknown strategy"):
-        type(s)(type(s.spec)("pimc", 99, "", dict(s.spec.params)), s.values)
+        type(s)(type(s.spec)("pimc", 99, "search", "", s.spec.declared), s.values)
 
 
 def test_a_game_changed_behind_its_back_is_refused_not_played():

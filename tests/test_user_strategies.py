@@ -3,14 +3,12 @@ strategy name works, clear failures, and the one registry's dispatch."""
 import json
 import textwrap
 
-import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import scopa_sim
 from scopa_sim import kernels
-from scopa_sim.cards import cards_of
 from scopa_sim.kernels import ids, layout as L
 from scopa_sim.play import Seats, StrategyError
 from scopa_sim.strategies import parse_strategy
@@ -268,3 +266,20 @@ def test_the_help_and_the_parser_come_from_the_one_declaration():
         assert (spec.id, spec.description, list(spec.params)) == (
             b.id, b.help, [p.name for p in b.params])
         assert list(ids.DEFAULTS[b.id, :len(b.params)]) == [p.default for p in b.params]
+
+
+def test_suggest_takes_a_user_strategy_and_shows_it_the_game_scores():
+    seen = []
+
+    def first(obs, moves):
+        seen.append(obs.scores)
+        return 0
+    game = scopa_sim.Game(seed=4, scores=[5, 7])
+    rnd = game.round
+    assert game.suggest(first) == rnd.legal_moves()[0] and seen[-1] == (5, 7)
+    assert rnd.suggest(first) == rnd.legal_moves()[0] and seen[-1] == (0, 0)
+    assert rnd.suggest(JIT) == rnd.suggest("greedy")
+    assert rnd.suggest("pimc:samples=5,rollout=" + JIT, seed=3) == rnd.suggest(
+        "pimc:samples=5,rollout=greedy", seed=3)
+    with pytest.raises(StrategyError, match="chose move -1 of .* at this position"):
+        rnd.suggest(lambda obs, moves: -1)

@@ -11,20 +11,11 @@ import numba
 import numpy as np
 
 import scopa_sim
-from scopa_sim.observation import LAST_PLAY, RULES, TABLE
+from scopa_sim.observation import LAST_PLAY, RULES, TABLE, count, lowest_card
 
 SCOPA_ON_LAST, ACE_TAKES_ALL = 6, 8          # rules vector slots (scopa_sim.kernels.layout)
 COINS, SETTEBELLO, ACES = (1 << 10) - 1, 1 << 6, 1 | 1 << 10 | 1 << 20 | 1 << 30
 PRIMIERA = np.array([16, 12, 13, 14, 15, 18, 21, 10, 10, 10], np.float64)   # by rank 1..10
-
-
-@numba.njit(cache=True)
-def count(cards):
-    n = 0
-    while cards:
-        cards &= cards - 1
-        n += 1
-    return n
 
 
 @numba.njit(cache=True)
@@ -33,9 +24,9 @@ def worth(cards, p):
     v = p[0] * count(cards) + p[1] * count(cards & COINS)
     if cards & SETTEBELLO:
         v += p[2]
-    for c in range(40):
-        if cards >> c & 1:
-            v += p[3] * PRIMIERA[c % 10]
+    while cards:
+        v += p[3] * PRIMIERA[lowest_card(cards) % 10]
+        cards &= cards - 1
     return v
 
 

@@ -7,6 +7,7 @@
     simulate   simulate (and the summary it prints)
     listings   rules, strategies
     analysis   compare, tournament, report, ask, plot
+    advise     advise
 
 Results go to stdout, progress and errors to stderr. Modules import click
 only; each command imports numba, pandas or pyarrow when it runs, so help
@@ -93,8 +94,8 @@ def main():
 
 
 def _register() -> None:
-    from . import analysis, listings, simulate
-    for module in (simulate, listings, analysis):
+    from . import advise, analysis, listings, simulate
+    for module in (simulate, listings, analysis, advise):
         for command in module.COMMANDS:
             main.add_command(command)
 

@@ -44,7 +44,13 @@ def rules_cmd():
 
 @click.command("strategies")
 def strategies_cmd():
-    """List the strategies, their parameters and defaults."""
+    """List the strategies, their parameters and defaults.
+
+    \b
+    Your own: PATH.py:NAME or package.module:NAME wherever a strategy name
+    works, e.g. scopa-sim compare docs/examples/greedy_jit.py:greedy greedy
+    (the contract: docs/STRATEGIES.md).
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -54,7 +60,10 @@ def strategies_cmd():
         table.add_column(col)
     for s in REGISTRY.values():
         table.add_row(s.name, s.description, s.defaults())
-    Console(highlight=False).print(table)
+    out = Console(highlight=False)
+    out.print(table)
+    out.print("Your own strategy: PATH.py:NAME or package.module:NAME wherever a name works "
+              "(docs/STRATEGIES.md).", markup=False)
 
 
 COMMANDS = (rules_cmd, strategies_cmd)

@@ -1,0 +1,115 @@
+"""Advice kernels: every root move of a position evaluated, by rollouts on
+shared deals of the hidden cards, or exactly when nothing is hidden.
+
+Arrays and scalars in, arrays out; no Python objects. The caller
+(`scopa_sim.advise`) checks the position and owns every array:
+
+    pos, deck          the position and its deck order (`position`)
+    seat               the adviser: the seat to play
+    cards, takes       the root moves (n of them, canonical order)
+    out                int16[count, n, n_sides]: each side's round points
+                       after rollout r of move j (`advise_batch`), or
+                       int16[n, n_sides] on the exact line of move j
+                       (`exact_values`)
+
+`advise_batch` plays rollouts first..first+count-1. Rollout r draws from
+stream (seed, r) only: one deal of the cards the adviser has not seen
+(`search.determinize`), then every root move played on that same deal and
+from the same random state (common random numbers: the moves' results are
+paired), the round played out by one fast strategy for every seat.
+
+`exact_values` gives each root move's exact round point margin by
+alpha-beta minimax (`search.minimax`, every move with the full window, so
+no value is a bound), then follows one best line of it (the first move, in
+canonical order, that keeps the value) to the end of the round to give each
+side's points on that line.
+"""
+import numpy as np
+
+from ._jit import kernel, outlined
+from .heuristics import choose_fast
+from .layout import R_SIDES, R_TEAM, S_POINTS
+from .moves import legal_moves
+from .position import HAND, TABLE, TURN, is_over, play_move, unseen
+from .rng import stream
+from .search import determinize, hidden_holder, minimax, score_into
+
+NO_ROOM = -1e9                      # what minimax returns when it runs out of scratch
+
+
+@kernel
+def copy_row(dst, src):
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@kernel
+def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work):
+    """Play the round out, every seat by the fast `strategy` with parameters `p`."""
+    while not is_over(pos):
+        seat = np.int64(pos[TURN])
+        m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
+        i = choose_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
+        play_move(pos, deck, rules, cards[i], takes[i])
+
+
+@outlined
+def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
+                 out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout):
+    """Rollouts first..first+count-1 of every root move; points into `out`."""
+    n_sides = rules[R_SIDES]
+    for r in range(count):
+        stream(seed, first + r, rng)
+        determinize(pos, deck, seat, rng, spos, sdeck, work)
+        saved[0] = rng[0]
+        for j in range(n):
+            copy_row(rpos, spos)
+            copy_row(rdeck, sdeck)
+            rng[0] = saved[0]                         # the same draws for every move
+            play_move(rpos, rdeck, rules, cards[j], takes[j])
+            play_out(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work)
+            score_into(rpos, rules, sout)
+            for t in range(n_sides):
+                out[r, j, t] = sout[t, S_POINTS]
+
+
+@outlined
+def exact_values(seat, pos, deck, rules, n, cards, takes, values, out, lpos, lcards, ltakes,
+                 mcards, mtakes, work, sout, stack, frames, bounds):
+    """Each root move's exact margin for `seat`'s side into values[:n], and
+    each side's points on a best line of it into out[:n]; 0, or -1 if the
+    scratch is too small (the caller checks `search.solvable` first)."""
+    side = rules[R_TEAM + seat]
+    n_sides = rules[R_SIDES]
+    copy_row(stack[0], pos)
+    holder = hidden_holder(pos, seat, rules)
+    if holder >= 0:
+        stack[0, HAND + holder] = unseen(pos, seat)
+    for j in range(n):
+        copy_row(lpos, stack[0])
+        play_move(lpos, deck, rules, cards[j], takes[j])
+        copy_row(stack[1], lpos)
+        v = minimax(stack, 1, deck, rules, side, -np.inf, np.inf, mcards, mtakes, work, sout,
+                    frames, bounds)
+        if v == NO_ROOM:
+            return -1
+        values[j] = v
+        while not is_over(lpos):                      # a best line: keep the value
+            mover = np.int64(lpos[TURN])
+            m = legal_moves(lpos[HAND + mover], lpos[TABLE], rules, lcards, ltakes, work)
+            pick = 0
+            for i in range(m):
+                copy_row(stack[1], lpos)
+                play_move(stack[1], deck, rules, lcards[i], ltakes[i])
+                w = minimax(stack, 1, deck, rules, side, -np.inf, np.inf, mcards, mtakes, work,
+                            sout, frames, bounds)
+                if w == NO_ROOM:
+                    return -1
+                if w == v:
+                    pick = i
+                    break
+            play_move(lpos, deck, rules, lcards[pick], ltakes[pick])
+        score_into(lpos, rules, sout)
+        for t in range(n_sides):
+            out[j, t] = sout[t, S_POINTS]
+    return 0

@@ -1,0 +1,537 @@
+"""Which move, with intervals: every legal move of the seat to play with its
+expected round point margin, its probability of winning the round and,
+given the score, of winning the game; best move first.
+
+    advise(hand="7d 7h As", table="2c 4h 5s Qd")      # a position written out
+    advise_round(game)                                # a Round or Game being stepped
+
+How a move is valued. A rollout deals the cards the seat to play has not
+seen at random to the other hands (their sizes are known) and the undealt
+deck, plays the move, and plays the round out with one fast strategy for
+every seat (`strategy`, default `DEFAULT_STRATEGY`). Rollout r draws from
+stream (seed, r) only, and every move is played on the same deals from the
+same random state (common random numbers), so the differences between
+moves are paired: the interval of "this move minus the best" is narrower
+than the two moves' own intervals taken apart would make it. Rollouts run
+in batches on threads (or a Dask cluster) in the kernel
+(`kernels/advise.py`); the same seed gives the same numbers for any number
+of workers and any batch size.
+
+The default strategy, heuristic: as the rollouts of a player (pimc with 40
+samples against pimc with heuristic rollouts, 6,000 duplicate deals)
+counter and greedy rollouts ranked moves as well (+0.018 [-0.018, +0.054]
+and -0.017 [-0.052, +0.019] points per round) and random ones worse
+(-0.258 [-0.298, -0.217]); heuristic is the default of pimc too.
+
+When to stop. Rollouts run in batches, checked when the total reaches
+`batch` x 1, 2, 4, 8, ... (few looks, so stopping early biases little),
+and stop at the first check where the best move's paired 95% interval
+against every other move excludes 0 (moves equal to it on every deal are
+its twins, not rivals), or with `until_halfwidth` when every move's margin
+interval is within +-H; at most `rollouts`.
+
+Exact values. When nothing relevant is hidden (the deck is out and at most
+one other seat holds cards, at most `EXACT_CARDS` cards in hands) each
+move's margin is exact (alpha-beta minimax, best play by every seat), and
+its points those of a best line; no interval.
+
+Winning the game. Given the score before this round (two sides), each
+rollout's round points are added to it; a side that ends the round at or
+above the target alone at the top has won; otherwise the chance from the
+new score comes from the Markov chain of `analysis.markov` over the
+per-round point distribution of the advising strategy playing itself
+(`GAME_ROUNDS` simulated rounds, seed 0, computed once per rules and
+strategy in a process and kept in memory).
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import kernels
+from .cards import Card, card_name, cards_of, mask_of, names, parse_cards
+from .checks import MAX_SEED, SEED_SPAN, whole
+from .executors import executor, stream
+from .kernels import ids, layout as L, position as P
+from .kernels.batch import call
+from .rules import Rules
+
+DEFAULT_STRATEGY = "heuristic"
+FAST_IDS = (ids.RANDOM, ids.GREEDY, ids.HEURISTIC, ids.COUNTER)
+DEFAULT_ROLLOUTS = 10_000
+MAX_ROLLOUTS = 10_000_000
+BATCH = 500                     # rollouts per batch; the stop checks come at BATCH x 2^k
+EXACT_CARDS = 10                # exact values with at most this many cards in hands
+GAME_ROUNDS = 20_000            # self-play rounds for the game's Markov chain
+OUT = L.MAX_PLAYERS - 1         # the pile slot of cards out of play (no side's)
+
+COLUMNS = {
+    "move": "the move, e.g. '7d takes 2c 5s' or 'As trails'",
+    "card": "the card played",
+    "takes": "the cards it captures ('' for a trail)",
+    "margin": "expected round points of the adviser's side minus the best other side's",
+    "margin_low": "95% interval of the margin (equal to it when exact)",
+    "margin_high": "",
+    "vs_best": "margin minus the best move's, paired on the same deals (0 for the best)",
+    "vs_best_low": "95% interval of vs_best",
+    "vs_best_high": "",
+    "win_round": "P(the adviser's side scores the most round points, alone)",
+    "win_round_low": "95% Wilson interval",
+    "win_round_high": "",
+    "win_game": "P(the adviser's side wins the game), given the score (only with a score)",
+    "win_game_low": "95% interval",
+    "win_game_high": "",
+}
+
+
+# ---- the position ---------------------------------------------------------------
+def _count(k: int, what: str) -> str:
+    return f"{k} {what}" + ("" if k == 1 else "s")
+
+
+def _pair(value, what: str) -> tuple[int, int]:
+    """A MINE-THEIRS pair from "5-7" or (5, 7)."""
+    if isinstance(value, str):
+        parts = value.replace(" ", "").split("-")
+        if len(parts) == 2 and all(p.isdigit() for p in parts):
+            return int(parts[0]), int(parts[1])
+        raise ValueError(f"{what} is written MINE-THEIRS, e.g. 5-7, not {value!r}")
+    try:
+        a, b = value
+        return whole(a, what, 0, 10**6), whole(b, what, 0, 10**6)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} is two whole numbers (mine, theirs), e.g. '5-7', "
+                         f"not {value!r}") from None
+
+
+def check_score(score, rules: Rules) -> tuple[int, int] | None:
+    """The game score before the round, (mine, theirs) from "5-7" or a pair:
+    two sides, both below the target (None stays None)."""
+    if score is None:
+        return None
+    if rules.n_sides != 2:
+        raise ValueError(f"the chance of winning the game needs rules with two sides; "
+                         f"{rules.name} has {rules.n_sides}")
+    mine, theirs = _pair(score, "the score")
+    if max(mine, theirs) >= rules.target:
+        raise ValueError(f"score {mine}-{theirs} is not below the target {rules.target}: "
+                         f"that game is over (or plays on from a tie, which advise does not "
+                         f"take)")
+    return mine, theirs
+
+
+def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopas=None,
+                   last=None) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel position (seat 0 to play) and deck order of a position
+    written out from the seat to play's view; ValueError (one line) if the
+    rules cannot reach it.
+
+    `hand`: the seat's cards; `table`; `seen`: cards out of play whose pile
+    does not matter (they score for nobody); `mine` / `theirs`: the piles of
+    the seat's side and (two sides only) of the other side; `scopas`
+    (mine, theirs); `last`: "mine" or "theirs", the side that captured last
+    (default: the only side with a pile; with neither, nobody, so leftovers
+    nobody captures after stay unscored). Every other card is in the other
+    hands or the undealt deck. The plays so far follow from the counts (the
+    table and the piles, less the cards first dealt to the table), and from
+    them the deal: who leads, every hand's size, the deck's size.
+    """
+    n, h, t = rules.players, rules.hand_size, rules.table_size
+    given = {"hand": parse_cards(hand), "table": parse_cards(table), "seen": parse_cards(seen),
+             "mine": parse_cards(mine), "theirs": parse_cards(theirs)}
+    total = sum(map(len, given.values()))
+    if total > L.N_CARDS:
+        raise ValueError(f"{total} cards given: the deck holds {L.N_CARDS}")
+    where: dict[int, str] = {}
+    for place, cs in given.items():
+        for c in cs:
+            if c in where:
+                raise ValueError(f"card {card_name(c)} is in two places: {where[c]} and {place}")
+            where[c] = place
+    hand, table, seen, mine, theirs = given.values()
+    if theirs and rules.n_sides != 2:
+        raise ValueError(f"{rules.name} has {rules.n_sides} sides: give the other sides' "
+                         f"captured cards as seen")
+    if seen and rules.n_sides == L.MAX_PLAYERS:
+        raise ValueError(f"with {rules.n_sides} sides there is no pile for cards seen out of "
+                         f"play (only mine can be given)")
+    if not hand:
+        raise ValueError("the hand is empty: give the cards of the seat to play")
+    if len(hand) > h:
+        raise ValueError(f"a hand of {len(hand)} cards: {rules.name} deals {_count(h, 'card')}")
+    plays = len(table) + len(seen) + len(mine) + len(theirs) - t
+    if plays < 0:
+        raise ValueError(f"{t + plays} cards are on the table or out of play: a round starts "
+                         f"with {t} on the table (give captured cards as mine, theirs or seen)")
+    per_deal = n * h
+    round_cards = L.N_CARDS - t if rules.refill else per_deal
+    if plays >= round_cards:
+        raise ValueError(f"{plays} cards have been played: the round is over after "
+                         f"{round_cards}")
+    q, r = divmod(plays % per_deal, n)            # turns round the table this deal, and past
+    if len(hand) != h - q:
+        raise ValueError(f"a hand of {_count(len(hand), 'card')} after {_count(plays, 'play')}: "
+                         f"the seat to play holds {h - q} (the table, the piles and the seen "
+                         f"cards say how many cards were played; a deal gives {h} to each of "
+                         f"{n} players)")
+    sides = _pair(scopas, "scopas") if scopas is not None else (0, 0)
+    if sides[1] and rules.n_sides != 2:
+        raise ValueError("scopas of the other side need rules with two sides")
+    captures = 0                     # the fewest captures the piles and scopas need
+    for k, pile, who in ((0, mine, "mine"), (1, theirs, "theirs")):
+        if len(pile) == 1:
+            raise ValueError(f"a pile of one card ({who}): a capture takes the card played "
+                             f"and at least one from the table")
+        if sides[k] > len(pile) // 2:
+            raise ValueError(f"{sides[k]} scopas for {who} need at least {2 * sides[k]} cards "
+                             f"in that pile, not {len(pile)}")
+        captures += max(sides[k], len(pile) > 0)
+    if plays < max(captures, len(seen) > 0):
+        raise ValueError(f"the piles and seen cards need at least "
+                         f"{_count(max(captures, 1), 'play')}, but with {len(table)} cards on "
+                         f"the table the counts say {_count(plays, 'play')} (a round starts "
+                         f"with {t} on the table)")
+    if last is None:
+        last = "mine" if mine and not theirs else "theirs" if theirs and not mine else None
+        if mine and theirs:
+            raise ValueError("both sides have captured: say which captured last "
+                             "(last: mine or theirs)")
+    elif last not in ("mine", "theirs"):
+        raise ValueError(f"last is mine or theirs, not {last!r}")
+    elif not (mine if last == "mine" else theirs):
+        raise ValueError(f"{last} captured last but that pile is empty")
+
+    # Seat 0 plays: the leader is r seats before it; the seats from the leader
+    # up to seat 0 have played this deal (one card fewer). The other hands
+    # hold placeholders, as the deck does: a rollout deals them afresh.
+    leader = -r % n
+    unknown = [c for c in range(L.N_CARDS) if c not in where]
+    pos = np.zeros(P.POS_SIZE, np.uint64)
+    pos[P.HAND] = mask_of(hand)
+    for s in range(1, n):
+        size = h - q - ((s - leader) % n < r)
+        pos[P.HAND + s] = mask_of(unknown[:size])
+        unknown = unknown[size:]
+    ours = rules.teams[0]
+    pos[P.PILE + ours] = mask_of(mine)
+    pos[P.SCOPAS + ours] = sides[0]
+    if rules.n_sides == 2:
+        pos[P.PILE + 1 - ours] = mask_of(theirs)
+        pos[P.SCOPAS + 1 - ours] = sides[1]
+    if rules.n_sides < L.MAX_PLAYERS:
+        pos[P.PILE + OUT] = mask_of(seen)
+    pos[P.TABLE] = mask_of(table)
+    pos[P.LAST] = 0 if last is None else 1 if last == "mine" else n     # seat 0, or seat n-1
+    pos[P.TURN] = 0
+    pos[P.PLAYS] = plays
+    pos[P.TOTAL] = round_cards
+    pos[P.DECK] = L.N_CARDS - len(unknown)
+    pos[P.DEALER] = (leader - 1) % n
+    dealt = [c for c in range(L.N_CARDS) if c not in set(unknown)]
+    return pos, np.array(dealt + unknown, np.int64)
+
+
+# ---- rollouts ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Job:
+    """Everything a batch of rollouts needs (plain arrays: it may go to Dask)."""
+    seed: int
+    total: int
+    batch: int
+    seat: int
+    pos: np.ndarray
+    deck: np.ndarray
+    rules: np.ndarray
+    n_sides: int
+    strategy: int
+    params: np.ndarray
+    cards: np.ndarray
+    takes: np.ndarray
+
+
+def _batch(job: _Job, b: int) -> np.ndarray:
+    """Rollouts b*batch.. of every move: round points int16[count, moves, sides]."""
+    from .kernels.advise import advise_batch
+    from .kernels.moves import W_SIZE
+    first = b * job.batch
+    count = min(job.batch, job.total - first)
+    n = len(job.cards)
+    out = np.zeros((count, n, job.n_sides), np.int16)
+    call(advise_batch, np.uint64(job.seed), np.int64(first), np.int64(count),
+          np.int64(job.seat), job.pos, job.deck, job.rules, np.int64(job.strategy), job.params,
+          np.int64(n), job.cards, job.takes, out, np.zeros(1, np.uint64),
+          np.zeros(1, np.uint64), np.zeros(W_SIZE, np.int64), np.zeros(P.POS_SIZE, np.uint64),
+          np.zeros(L.N_CARDS, np.int64), np.zeros(P.POS_SIZE, np.uint64),
+          np.zeros(L.N_CARDS, np.int64), np.zeros(L.MAX_MOVES, np.int64),
+          np.zeros(L.MAX_MOVES, np.uint64), np.zeros((L.MAX_PLAYERS, L.N_SIDE), np.int16))
+    return out
+
+
+def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
+    """(margins float64[n], points int16[n, sides]) by minimax, or None."""
+    from .kernels.advise import exact_values
+    from .kernels.moves import W_SIZE
+    from .kernels.search import MAX_DEPTH
+    n = len(cards)
+    values = np.zeros(n, np.float64)
+    out = np.zeros((n, n_sides), np.int16)
+    ok = call(exact_values, np.int64(seat), pos, deck, rules_v, np.int64(n), cards, takes,
+               values, out, np.zeros(P.POS_SIZE, np.uint64), np.zeros(L.MAX_MOVES, np.int64),
+               np.zeros(L.MAX_MOVES, np.uint64), np.zeros(L.MAX_MOVES, np.int64),
+               np.zeros(L.MAX_MOVES, np.uint64), np.zeros(W_SIZE, np.int64),
+               np.zeros((L.MAX_PLAYERS, L.N_SIDE), np.int16),
+               np.zeros((MAX_DEPTH, P.POS_SIZE), np.uint64), np.zeros((MAX_DEPTH, 6), np.int64),
+               np.zeros((MAX_DEPTH, 3), np.float64))
+    return None if ok < 0 else (values, out)
+
+
+def _open(pos: np.ndarray, seat: int, rules: Rules) -> bool:
+    """Whether nothing is hidden from `seat` (`search.solvable`): the deck is
+    out and at most one other seat holds cards, and few enough cards remain."""
+    hands = [int(pos[P.HAND + s]) for s in range(rules.players)]
+    others = [s for s in range(rules.players) if s != seat and hands[s]]
+    return (int(pos[P.DECK]) == L.N_CARDS and len(others) <= 1
+            and sum(bin(m).count("1") for m in hands) <= EXACT_CARDS)
+
+
+# ---- statistics -------------------------------------------------------------------
+def _margins(points: np.ndarray, side: int) -> np.ndarray:
+    """Side's points minus the best other side's, over the last axis."""
+    others = np.delete(points, side, axis=-1).max(axis=-1)
+    return points[..., side].astype(np.int64) - others
+
+
+def _mean_ci(x: np.ndarray):
+    """Column means of x[rollout, move] with 95% t intervals."""
+    from statsmodels.stats.weightstats import DescrStatsW
+    d = DescrStatsW(np.asarray(x, np.float64))
+    low, high = d.tconfint_mean(alpha=0.05)
+    return d.mean, np.asarray(low), np.asarray(high)
+
+
+def _chance_ci(x: np.ndarray):
+    """Column means of chances x[rollout, move] in [0, 1] with 95% intervals:
+    Wilson's when every x is 0 or 1 (each game decided), else t intervals."""
+    if np.isin(x, (0.0, 1.0)).all():
+        from statsmodels.stats.proportion import proportion_confint
+        wins = x.sum(0)
+        low, high = proportion_confint(wins, len(x), alpha=0.05, method="wilson")
+        return wins / len(x), np.asarray(low), np.asarray(high)
+    return _mean_ci(x)
+
+
+def _separated(margins: np.ndarray) -> bool:
+    """Whether the best move's paired 95% interval against every other move
+    (not equal to it on every deal) lies above 0."""
+    best = int(np.argmax(margins.mean(0)))
+    diff = margins[:, [best]] - margins
+    rivals = (diff != 0).any(0)
+    if not rivals.any():
+        return True
+    _, low, _ = _mean_ci(diff[:, rivals])
+    return bool((low > 0).all())
+
+
+@functools.lru_cache(maxsize=16)
+def _game_chances(rules: Rules, strategy: str):
+    """(v[s0, s1, dealer], tied[dealer]): P(side 0 wins the game) from each
+    score below the target, and from a tie at or above it, with the next
+    round dealt by `dealer`, in self-play of `strategy`."""
+    from .analysis.markov import win_table
+    from .analysis.odds import simulated_counts
+    counts = simulated_counts((strategy, strategy), rules, 0, GAME_ROUNDS).astype(np.float64)
+    dist = counts / counts.sum((1, 2), keepdims=True)
+    a = np.arange(dist.shape[1])[:, None]
+    b = np.arange(dist.shape[2])[None, :]
+    win_now, tie_now = (dist * (a > b)).sum((1, 2)), (dist * (a == b)).sum((1, 2))
+    p = len(dist)                       # tied: V[d] = win_now[d] + tie_now[d] V[d + 1]
+    m = np.eye(p)
+    m[np.arange(p), (np.arange(p) + 1) % p] -= tie_now
+    return win_table(dist, rules.target), np.linalg.solve(m, win_now)
+
+
+def _win_game(points, side, score, rules: Rules, next_dealer: int, strategy: str):
+    """P(side wins the game) after each rollout's round points (.., 2)."""
+    v, tied = _game_chances(rules, strategy)
+    start = np.zeros(2, np.int64)
+    start[side], start[1 - side] = score
+    s0 = start[0] + points[..., 0].astype(np.int64)
+    s1 = start[1] + points[..., 1].astype(np.int64)
+    cap = rules.target - 1
+    p0 = v[np.minimum(s0, cap), np.minimum(s1, cap), next_dealer]
+    over = (s0 >= rules.target) | (s1 >= rules.target)
+    p0 = np.where(over, np.where(s0 > s1, 1.0, np.where(s0 < s1, 0.0, tied[next_dealer])), p0)
+    return p0 if side == 0 else 1.0 - p0
+
+
+# ---- the evaluation -------------------------------------------------------------------
+def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=None,
+             strategy=DEFAULT_STRATEGY, rollouts: int = DEFAULT_ROLLOUTS,
+             until_halfwidth: float | None = None, early_stop: bool = True, seed: int = 0,
+             workers: int | None = 1, scheduler=None, batch: int = BATCH,
+             progress: Callable[[int], None] | None = None) -> dict:
+    """Every legal move of `seat` (to play) in a checked kernel position:
+    the result as plain data ("moves": records best first, see COLUMNS;
+    "rollouts", "stopped", "exact", ...)."""
+    from .strategies import parse_strategy
+    s = parse_strategy(strategy)
+    if s.spec.id not in FAST_IDS:
+        raise ValueError(f"advise plays its rollouts with a fast strategy (random, greedy, "
+                         f"heuristic, counter), not {s.name}")
+    seed = whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
+    rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,
+                     f"a whole number 2..{MAX_ROLLOUTS:,}")
+    batch = whole(batch, "batch", 1, 1_000_000)
+    if workers is not None:
+        workers = whole(workers, "workers", 1, 1024)
+    if until_halfwidth is not None and not (isinstance(until_halfwidth, (int, float))
+                                            and not isinstance(until_halfwidth, bool)
+                                            and 0 < until_halfwidth < 100):
+        raise ValueError(f"until_halfwidth is a number of points above 0, e.g. 0.05, "
+                         f"not {until_halfwidth!r}")
+    rules_v = rules.pack()
+    side = rules.teams[seat]
+    n_sides = rules.n_sides
+    cards = np.zeros(L.MAX_MOVES, np.int64)
+    takes = np.zeros(L.MAX_MOVES, np.uint64)
+    from .kernels.moves import W_SIZE
+    n = int(kernels.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules_v, cards, takes,
+                                np.zeros(W_SIZE, np.int64)))
+    cards, takes = cards[:n].copy(), takes[:n].copy()
+    next_dealer = (int(pos[P.DEALER]) + 1) % rules.players
+    result = {"hand": names(cards_of(int(pos[P.HAND + seat]))),
+              "table": names(cards_of(int(pos[P.TABLE]))), "rules": rules.name,
+              "strategy": str(s), "seed": seed, "seat": seat, "side": side, "sides": n_sides,
+              "score": list(score) if score is not None else None, "moves": []}
+
+    exact = _exact(seat, pos, deck, rules_v, cards, takes, n_sides) if _open(
+        pos, seat, rules) else None
+    if exact is not None:
+        values, points = exact
+        margin = values
+        diff = values - values.max()
+        cols = {"margin": (values,) * 3, "vs_best": (diff,) * 3,
+                "win_round": ((values > 0) * 1.0,) * 3}
+        if score is not None:
+            g = _win_game(points, side, score, rules, next_dealer, str(s))
+            cols["win_game"] = (g, g, g)
+        result.update(exact=True, rollouts=0,
+                      stopped="exact: nothing is hidden (minimax, best play by every seat)")
+    else:
+        job = _Job(seed, rollouts, batch, seat, pos, deck, rules_v, n_sides, s.spec.id,
+                   s.vector(), cards, takes)
+        parts, done, check = [], 0, batch
+        stopped = f"the most rollouts asked for ({rollouts:,})"
+        with executor(workers, scheduler) as ex:
+            for _, part in stream(_batch, (job,), range(-(-rollouts // batch)), ex):
+                parts.append(part)
+                done += len(part)
+                if progress:
+                    progress(len(part))
+                if done < check or done == rollouts or not early_stop:
+                    continue
+                check *= 2
+                m = _margins(np.concatenate(parts), side)
+                if until_halfwidth is not None:
+                    _, low, high = _mean_ci(m)
+                    if ((high - low) / 2 <= until_halfwidth).all():
+                        stopped = f"every margin is within ±{until_halfwidth:g}"
+                        break
+                elif n == 1:
+                    stopped = "there is one legal move"
+                    break
+                elif _separated(m):
+                    stopped = "the best move is separated from every other (paired 95%)"
+                    break
+        points = np.concatenate(parts)
+        margins = _margins(points, side)
+        best = int(np.argmax(margins.mean(0)))
+        cols = {"margin": _mean_ci(margins),
+                "vs_best": _mean_ci(margins - margins[:, [best]]),
+                "win_round": _chance_ci((margins > 0) * 1.0)}
+        if score is not None:
+            cols["win_game"] = _chance_ci(_win_game(points, side, score, rules, next_dealer,
+                                                    str(s)))
+        margin = cols["margin"][0]
+        result.update(exact=False, rollouts=len(margins), stopped=stopped)
+
+    for j in sorted(range(n), key=lambda j: -margin[j]):          # stable: canonical on ties
+        take = cards_of(int(takes[j]))
+        rec = {"move": f"{card_name(int(cards[j]))} " + (f"takes {names(take)}" if take
+                                                          else "trails"),
+               "card": card_name(int(cards[j])), "takes": names(take)}
+        for name, (est, lo, hi) in cols.items():
+            rec[name] = float(est[j])
+            rec[f"{name}_low"] = float(max(lo[j], 0.0) if name.startswith("win") else lo[j])
+            rec[f"{name}_high"] = float(min(hi[j], 1.0) if name.startswith("win") else hi[j])
+        result["moves"].append(rec)
+    return result
+
+
+def _frame(result: dict) -> pd.DataFrame:
+    df = pd.DataFrame(result["moves"], columns=[c for c in COLUMNS
+                                                if not result["moves"] or c in result["moves"][0]])
+    df.attrs.update({k: v for k, v in result.items() if k != "moves"})
+    return df
+
+
+def advise(hand: str | Iterable[Card], table: str | Iterable[Card] = (),
+           seen: str | Iterable[Card] = (), mine: str | Iterable[Card] = (),
+           theirs: str | Iterable[Card] = (), score: str | Sequence[int] | None = None,
+           scopas: str | Sequence[int] | None = None, last: str | None = None,
+           rules: str | Rules = "scopa", strategy=DEFAULT_STRATEGY,
+           rollouts: int = DEFAULT_ROLLOUTS, until_halfwidth: float | None = None,
+           early_stop: bool = True, seed: int = 0, workers: int = 1, scheduler=None,
+           progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """Every legal move of the seat to play, best first (one row each; the
+    columns are `COLUMNS`, the win_game ones only with a `score`); `df.attrs`
+    says how many rollouts ran and why they stopped ("rollouts", "stopped",
+    "exact", "strategy", "seed").
+
+    The position from the seat to play's view: its `hand`, the `table`,
+    cards `seen` out of play, its side's pile `mine` and the other side's
+    `theirs`, the round's `scopas` ("1-0") and which side captured `last`
+    ("mine"/"theirs"; default: the only side with a pile); see
+    `build_position`. `score` ("5-7", mine first) is the game score before
+    this round. Rollouts: at most `rollouts`, stopping early (module
+    docstring) unless `early_stop` is false; `seed` fixes every number;
+    `workers` threads, or `scheduler` (a Dask address, "local:N", a Client).
+    """
+    rules = Rules.resolve(rules)
+    score = check_score(score, rules)
+    pos, deck = build_position(rules, hand, table, seen, mine, theirs, scopas, last)
+    return _frame(evaluate(rules, pos, deck, 0, score, strategy, rollouts, until_halfwidth,
+                           early_stop, seed, workers, scheduler, progress=progress))
+
+
+def advise_round(game, score: str | Sequence[int] | None = None, strategy=DEFAULT_STRATEGY,
+                 rollouts: int = DEFAULT_ROLLOUTS, until_halfwidth: float | None = None,
+                 early_stop: bool = True, seed: int = 0, workers: int = 1,
+                 scheduler=None) -> pd.DataFrame:
+    """`advise` for the seat to play in a `Round` or `Game` being stepped,
+    seeing what that seat sees (the other hands and the deck are dealt
+    afresh in every rollout). For a Game the score is the game's, unless
+    `score` (the seat's side first) is given."""
+    from .engine import Game, Round
+    if isinstance(game, Game):
+        rnd = game.round
+        if score is None and not game.done:
+            side = game.rules.teams[rnd.turn]
+            score = (game.scores[side], game.scores[1 - side]) if game.rules.n_sides == 2 \
+                else None
+        elif score is not None:
+            score = check_score(score, game.rules)
+    elif isinstance(game, Round):
+        rnd = game
+        score = check_score(score, rnd.rules)
+    else:
+        raise ValueError(f"advise_round takes a Round or a Game, not {type(game).__name__}")
+    if rnd.done:
+        raise ValueError("the round is over")
+    pos, deck = rnd.kernel_position()
+    return _frame(evaluate(rnd.rules, pos, deck, rnd.turn, score, strategy, rollouts,
+                           until_halfwidth, early_stop, seed, workers, scheduler))

@@ -1,0 +1,110 @@
+"""`scopa-sim advise`: every legal move of a position, best first, with
+intervals. Thin: the work is in `scopa_sim.advice`."""
+from __future__ import annotations
+
+import click
+
+from .options import (FORMAT, QUIET, cluster_options, emit, parse_rules, parse_seed, progress,
+                      rules_options, seed_option, where, workers_option)
+
+DEFAULT_ROLLOUTS = 10_000          # = advice.DEFAULT_ROLLOUTS (checked by a test)
+DEFAULT_STRATEGY = "heuristic"     # = advice.DEFAULT_STRATEGY (checked by a test)
+
+
+def _cell(rec: dict, name: str, fmt: str, exact: bool) -> str:
+    """An estimate with its 95% interval, or an exact value alone."""
+    est, low, high = rec[name], rec[f"{name}_low"], rec[f"{name}_high"]
+    return format(est, fmt) if exact else f"{est:{fmt}} [{low:{fmt}}, {high:{fmt}}]"
+
+
+def advise_view(r: dict):
+    """The result as one table (best move first) and flat records."""
+    from ..analysis.output import Section
+    game = r["score"] is not None
+    cols = ["move", "margin" if r["exact"] else "margin (95% CI)", "vs best", "P(win round)",
+            *(["P(win game)"] if game else [])]
+    where = f"score {r['score'][0]}-{r['score'][1]}, " if game else ""
+    other = "theirs" if r["sides"] == 2 else "the best other side's"
+    s = Section(f"advise: hand {r['hand']}, table {r['table'] or '(empty)'} ({r['rules']}; "
+                f"{where}margin: round points, mine minus {other})", cols)
+    x = r["exact"]
+    for i, m in enumerate(r["moves"]):
+        cells = [m["move"], _cell(m, "margin", "+.2f", x),
+                 "best" if i == 0 else _cell(m, "vs_best", "+.2f", x),
+                 _cell(m, "win_round", ".3f", x)]
+        s.add(*cells, *([_cell(m, "win_game", ".3f", x)] if game else []))
+    if r["exact"]:
+        s.caption = f"exact values: {r['stopped'].removeprefix('exact: ')}"
+    else:
+        s.caption = (f"{r['rollouts']:,} rollouts (every move played on the same deals of the "
+                     f"unseen cards, then by {r['strategy']} for every seat), seed {r['seed']}; "
+                     f"stopped: {r['stopped']}")
+    return [s], r["moves"]
+
+
+@click.command()
+@click.option("--hand", required=True, metavar="CARDS",
+              help="The cards of the seat to play, e.g. \"7d 7h As\".")
+@click.option("--table", default="", metavar="CARDS", help="The cards on the table.")
+@click.option("--seen", default="", metavar="CARDS",
+              help="Cards out of play this round whose pile does not matter (they score "
+                   "for nobody).")
+@click.option("--mine", default="", metavar="CARDS", help="Cards in my side's pile.")
+@click.option("--theirs", default="", metavar="CARDS",
+              help="Cards in the other side's pile (two sides; with more, use --seen).")
+@click.option("--scopas", metavar="MINE-THEIRS", help="Scopas so far this round, e.g. 1-0.")
+@click.option("--last", type=click.Choice(["mine", "theirs"]),
+              help="The side that captured last (default: the only side with a pile).")
+@click.option("--score", metavar="MINE-THEIRS",
+              help="The game score before this round, e.g. 5-7: adds P(win game).")
+@click.option("--strategy", "-s", default=DEFAULT_STRATEGY, show_default=True,
+              help="The fast strategy that plays the rollouts out for every seat.")
+@click.option("--rollouts", type=click.IntRange(2, 10_000_000), default=DEFAULT_ROLLOUTS,
+              show_default=True, help="The most rollouts (deals of the unseen cards) per move.")
+@click.option("--until-halfwidth", type=click.FloatRange(0, 100, min_open=True), metavar="H",
+              help="Stop when every move's margin interval is within ±H (instead of when the "
+                   "best move is separated from the rest).")
+@click.option("--no-early-stop", is_flag=True, help="Run all --rollouts.")
+@rules_options
+@seed_option
+@workers_option
+@cluster_options
+@FORMAT
+@QUIET
+def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollouts,
+           until_halfwidth, no_early_stop, rules_name, rule_options, seed, workers, scheduler,
+           cluster, fmt, quiet):
+    """Which move: every legal move of the seat to play, best first.
+
+    For each move: the expected round point margin (my side minus the
+    other), the chance of winning the round and, with --score, of winning
+    the game, each with a 95% interval, and the margin against the best
+    move paired on the same deals. Cards not given (--hand, --table, --seen,
+    --mine, --theirs) are in the other hands and the deck; the counts say
+    how many plays were made and so every hand's size. Each rollout deals
+    them at random, plays every move on that same deal, and plays the round
+    out with --strategy. Stops when the best move is separated from every
+    other, or with --until-halfwidth; values are exact (no interval) when
+    nothing is hidden (the deck is out and one other seat holds the rest).
+
+    \b
+    Examples:
+      scopa-sim advise --hand "7d 7h As" --table "2c 4h 5s Qd" --seed 1
+      scopa-sim advise --hand "Kc 3d" --table "4h 6c" --mine "7d 2c 5s" --theirs "Qd As Kh" \\
+          --last theirs --score 5-7
+      scopa-sim advise --hand "7d 7h As" --table "2c 4h 5s Qd" --until-halfwidth 0.02
+    """
+    from ..advice import build_position, check_score, evaluate
+    rules = parse_rules(rules_name, rule_options)
+    at = check_score(score, rules)
+    pos, deck = build_position(rules, hand, table, seen, mine, theirs, scopas, last)
+    seed = parse_seed(seed)
+    with progress(quiet, "advise") as bar:
+        task = bar.add_task("", total=rollouts, note="rollouts")
+        result = evaluate(rules, pos, deck, 0, at, strategy, rollouts, until_halfwidth,
+                          not no_early_stop, seed, workers, where(scheduler, cluster),
+                          progress=lambda k: bar.advance(task, k))
+    emit(result, advise_view, fmt)
+
+
+COMMANDS = (advise,)
