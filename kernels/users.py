@@ -18,9 +18,11 @@ k its slot in the run's `users` context, a tuple::
              rollout (a seat playing it passes its own row)
     scores   int64[MAX_PLAYERS]: the game scores the observations show
     obs      int64[O_SIZE]: scratch for one observation
-    takes    int64[MAX_MOVES]: scratch for the capture sets, as int64
+    moves    int64[2, MAX_MOVES]: scratch for the moves a user function gets
+             (cards, capture sets), copies: it may write to them
     fault    int64[N_FAULT]: the first bad choice of a round (F_*), F_STRATEGY
              -1 while there is none
+    row      float64[N_PARAMS]: scratch for the parameters it gets, a copy
 
 A bad choice (an index out of range, or an unknown strategy id) never
 plays: the seat plays move 0 instead so the search code stays in bounds,
@@ -70,7 +72,8 @@ def context(functions=(), params=None):
     slots = list(functions) + [no_user] * (MAX_USERS - len(functions))
     return (np.array([addresses(f) for f in slots], np.int64), table,
             np.zeros(MAX_PLAYERS, np.int64), np.zeros(O_SIZE, np.int64),
-            np.zeros(MAX_MOVES, np.int64), np.full(N_FAULT, -1, np.int64))
+            np.zeros((2, MAX_MOVES), np.int64), np.full(N_FAULT, -1, np.int64),
+            np.zeros(N_PARAMS, np.float64))
 
 
 @intrinsic
@@ -135,11 +138,14 @@ def play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users):
     """The move user strategy `strategy` (USER + slot) with parameters `p`
     plays for `seat`, from its observation; a bad index is recorded and
     move 0 returned."""
-    functions, scores, obs, itakes = users[0], users[2], users[3], users[4]
+    functions, scores, obs, moves, row = users[0], users[2], users[3], users[4], users[6]
     observe(seat, pos, rules, scores, rng, obs)
     for i in range(n):
-        itakes[i] = np.int64(takes[i])
+        moves[0, i] = cards[i]
+        moves[1, i] = np.int64(takes[i])
+    for j in range(row.shape[0]):
+        row[j] = p[j]
     k = strategy - USER
     i = function_at(functions[k, 0], functions[k, 1])(
-        unowned(obs), unowned(cards[:n]), unowned(itakes[:n]), unowned(p))
+        unowned(obs), unowned(moves[0, :n]), unowned(moves[1, :n]), unowned(row))
     return checked(users, strategy, i, seat, pos[PLAYS], n)

@@ -148,7 +148,7 @@ class Seats:
             else:
                 i = kernels.batch.call(self.chooser, int(self.ids[seat]), p, seat, pos, deck,
                                        self.packed, n, cards, takes, rng, work, search, users)
-        except Exception as e:
+        except (Exception, SystemExit) as e:         # a strategy may not end the program
             raise StrategyError(f"strategy {strategy} raised {type(e).__name__}: {e} "
                                 f"at {where()[0]}") from None
         if fault[F_STRATEGY] >= 0:
@@ -166,7 +166,7 @@ class Seats:
         kernels.observe.observe_rules(self.packed, obs)
         kernels.observe.observe(seat, pos, self.packed, users[2], rng, obs)
         if spec.jitted:
-            return spec.function(obs, cards[:n], takes[:n].astype(np.int64), p)
+            return spec.function(obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())
         moves = [(int(c), tuple(cards_of(int(t)))) for c, t in zip(cards[:n], takes[:n])]
         args = [Observation.from_array(obs, self.rules), moves]
         if python_arity(spec.function) == 3:

@@ -152,7 +152,7 @@ def _module_from_file(path: Path, text: str):
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as e:
+    except (Exception, SystemExit) as e:           # a strategy file may not end the program
         del sys.modules[name]
         raise UserStrategyError(f"strategy {text}: {path.name} fails to load: "
                          f"{type(e).__name__}: {e}") from None
@@ -170,13 +170,15 @@ def load(text: str) -> UserSpec:
         path = Path(where).expanduser()
         if not path.is_file():
             raise UserStrategyError(f"strategy {text}: no file {where}")
+        if path.suffix != ".py":
+            raise UserStrategyError(f"strategy {text}: {where} is not a Python file (.py)")
         path = path.resolve()
         module = _module_from_file(path, text)
         source, digest = str(path), digest_of(path)
     else:
         try:
             module = importlib.import_module(where)
-        except Exception as e:
+        except (Exception, SystemExit) as e:
             raise UserStrategyError(f"strategy {text}: cannot import {where}: "
                              f"{type(e).__name__}: {e}") from None
         file = getattr(module, "__file__", None)

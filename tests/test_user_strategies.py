@@ -144,6 +144,18 @@ BAD = textwrap.dedent('''
     def one(obs):
         return 0
 
+    @numba.njit
+    def vandal(obs, cards, takes, params):
+        for i in range(cards.shape[0]):
+            cards[i] = 39
+            takes[i] = (1 << 40) - 1
+        params[0] = 1e9
+        obs[0] = -5
+        return 0
+
+    def leaver(obs, moves):
+        raise SystemExit(3)
+
     broken = 3
 ''')
 
@@ -161,6 +173,7 @@ def bad(tmp_path_factory):
     ("pyraiser", r"raised IndexError: list index out of range at round \d+, seat 1, play 4$"),
     ("pywild", r"chose move -1 of 1 legal moves \(0..0\) at round \d+, seat 1, play 5$"),
     ("pynone", r"chose move None of \d+ legal moves"),
+    ("leaver", r"raised SystemExit: 3 at round \d+, seat 1, play 1$"),
 ])
 def test_a_failing_strategy_names_itself_and_the_position(bad, name, error):
     with pytest.raises(StrategyError, match=error):
@@ -176,6 +189,20 @@ def test_a_failing_strategy_names_itself_and_the_position(bad, name, error):
 def test_a_strategy_that_cannot_play_is_refused_before_any_play(bad, name, error):
     with pytest.raises(ValueError, match=error):
         parse_strategy(f"{bad}:{name}")
+
+
+def test_a_strategy_that_writes_to_its_arguments_changes_nothing(bad):
+    first = run(("greedy", lambda obs, moves: 0))
+    assert run(("greedy", f"{bad}:vandal")).equals(first)
+
+
+def test_only_python_files_load_and_a_file_may_not_end_the_program(tmp_path):
+    (tmp_path / "quits.py").write_text("import sys\nsys.exit(4)\n")
+    (tmp_path / "notes.txt").write_text("def f(obs, moves): return 0\n")
+    with pytest.raises(ValueError, match="quits.py fails to load: SystemExit: 4"):
+        parse_strategy(f"{tmp_path}/quits.py:f")
+    with pytest.raises(ValueError, match="is not a Python file"):
+        parse_strategy(f"{tmp_path}/notes.txt:f")
 
 
 def test_a_rollout_fault_is_reported_as_a_rollout(bad):
