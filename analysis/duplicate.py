@@ -127,10 +127,11 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
         raise ValueError("the halfwidth to reach must be positive")
     units = (DEFAULT_DEALS if until_halfwidth is None else max_deals) if deals is None else deals
     size = batch_size or (GAMES_PER_BATCH if games else DEALS_PER_BATCH)
-    a, b = str(parse_strategy(a)), str(parse_strategy(b))
+    sa, sb = parse_strategy(a), parse_strategy(b)         # also functions (user strategies)
+    a, b = str(sa), str(sb)
     kw = {"games" if games else "rounds": units}
-    ab = RunSpec.make(**kw, strategies=(a, b), rules=rules, seed=seed, batch_size=size)
-    ba = RunSpec.make(**kw, strategies=(b, a), rules=rules, seed=seed, batch_size=size)
+    ab = RunSpec.make(**kw, strategies=(sa, sb), rules=rules, seed=seed, batch_size=size)
+    ba = RunSpec.make(**kw, strategies=(sb, sa), rules=rules, seed=seed, batch_size=size)
     if ab.rules.n_sides != 2:
         raise ValueError(f"compare needs rules with two sides; {ab.rules.name} has "
                          f"{ab.rules.n_sides}")
@@ -159,7 +160,8 @@ def tournament(strategies: Sequence[str], rules="scopa", seed: int = 0,
     the matrix of margins per round (row minus column) with 95% intervals,
     and Bradley-Terry ratings from round wins (a draw counts half; with
     `games`, from games won) with Hessian intervals, also on an Elo scale."""
-    names = [str(parse_strategy(s)) for s in strategies]
+    parsed = [parse_strategy(s) for s in strategies]
+    names = [str(s) for s in parsed]
     if len(names) < 2:
         raise ValueError("a tournament needs at least two strategies")
     if len(set(names)) < len(names):
@@ -174,7 +176,7 @@ def tournament(strategies: Sequence[str], rules="scopa", seed: int = 0,
         matches = []
         for p, (i, j) in enumerate(pairs):
             cb = (lambda c, p=p: progress(p, len(pairs), c)) if progress else None
-            matches.append(compare(names[i], names[j], rules, seed, deals=deals, games=games,
+            matches.append(compare(parsed[i], parsed[j], rules, seed, deals=deals, games=games,
                                    batch_size=batch_size, scheduler=ex, progress=cb))
     for r, (i, j) in zip(matches, pairs):
         m = r["margin"]

@@ -310,3 +310,12 @@ def test_suggest_takes_a_user_strategy_and_shows_it_the_game_scores():
         "pimc:samples=5,rollout=greedy", seed=3)
     with pytest.raises(StrategyError, match="chose move -1 of .* at this position"):
         rnd.suggest(lambda obs, moves: -1)
+
+
+def test_compare_and_tournament_take_functions():
+    from scopa_sim.analysis.duplicate import compare, tournament
+    jitted = parse_strategy(JIT).spec.function
+    r = compare(jitted, "greedy", deals=200, seed=2)
+    assert r["margin"]["estimate"] == 0 and r["margin"]["low"] == 0    # the same play
+    t = tournament([jitted, "random", PY], deals=100, seed=2)
+    assert t["strategies"] == ["<greedy>", "random", PY]
