@@ -379,7 +379,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     "rollouts", "stopped", "exact", ...)."""
     from .strategies import parse_strategy
     s = parse_strategy(strategy)
-    if s.spec.id not in FAST_IDS:
+    if getattr(s.spec, "id", None) not in FAST_IDS:
         raise ValueError(f"advise plays its rollouts with a fast strategy (random, greedy, "
                          f"heuristic, counter), not {s.name}")
     seed = whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)

@@ -319,3 +319,8 @@ def test_compare_and_tournament_take_functions():
     assert r["margin"]["estimate"] == 0 and r["margin"]["low"] == 0    # the same play
     t = tournament([jitted, "random", PY], deals=100, seed=2)
     assert t["strategies"] == ["<greedy>", "random", PY]
+
+
+def test_advise_says_it_rolls_out_with_built_in_fast_strategies_only():
+    with pytest.raises(ValueError, match="advise plays its rollouts with a fast strategy"):
+        scopa_sim.advise(hand="7d 7h As", table="2c 4h 5s Qd", strategy=JIT)
