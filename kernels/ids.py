@@ -20,8 +20,8 @@ from .layout import N_PARAMS
 
 class Param(NamedTuple):
     """A strategy parameter: `kind` is "number" (any finite number), "count"
-    (a whole number 1..high), "flag" (0 or 1), "strategy" (a fast strategy
-    or a user one: its id) or "non-negative"."""
+    (a whole number 1..high), "whole" (a whole number 0..high), "flag" (0 or
+    1), "strategy" (a fast strategy or a user one: its id) or "non-negative"."""
     name: str
     default: float
     kind: str = "number"
@@ -52,7 +52,7 @@ P_SAMPLES = P_ITERATIONS = 0
 P_ROLLOUT = 1
 P_USE_ENDGAME = 2
 P_EXPLORATION = 3
-P_MAX_CARDS, P_FALLBACK = 0, 1
+P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = 0, 1, 2, 3
 
 WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),
          Param("primiera", 5.0), Param("scopa", 1000.0))
@@ -84,9 +84,12 @@ BUILTINS = (
             "single-observer information-set MCTS with `iterations` sampled deals, UCB "
             "`exploration`, `rollout` strategy; exact endgame when nothing is hidden"),
     Builtin("endgame", ENDGAME, "search",
-            (Param("max_cards", 10.0, "count", 16), Param("fallback", COUNTER, "strategy")),
+            (Param("max_cards", 10.0, "count", 16), Param("fallback", COUNTER, "strategy"),
+             Param("deals", 8.0, "whole", 10_000), Param("deal_cards", 6.0, "count", 16)),
             "exact minimax on the round margin once no card is hidden (at most `max_cards` "
-            "in hands); the `fallback` strategy before"),
+            "in hands); with `deals`, once the deck is out and at most `deal_cards` are in "
+            "hands, the best mean exact margin over that many sampled deals of the hidden "
+            "cards; the `fallback` strategy before"),
 )
 NAMES = tuple(b.name for b in BUILTINS)
 assert all(b.id == i for i, b in enumerate(BUILTINS)), "ids are the records' positions"

@@ -25,8 +25,8 @@ from ._jit import kernel, outlined, spliced
 from .bits import ONE, ZERO, lowest, popcount
 from .heuristics import choose_fast
 from .ids import (
-    DEFAULTS, MAX_USERS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS, P_MAX_CARDS, P_ROLLOUT,
-    P_SAMPLES, P_USE_ENDGAME, USER)
+    DEFAULTS, MAX_USERS, P_DEAL_CARDS, P_DEALS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS,
+    P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER)
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM, S_POINTS
 from .moves import legal_moves
 from .position import (
@@ -259,11 +259,56 @@ def solve_if_open(use, seat, pos, deck, rules, n, cards, takes, work, search):
     return -1
 
 
+@outlined
+def solve_sampled(seat, pos, deck, rules, n, cards, takes, rng, work, search, deals):
+    """The move of best mean exact margin over `deals` deals of the unseen
+    cards among the seats that hold them (the deck is out): each deal solved
+    by minimax, every move on the same deals. -1 if it cannot be solved here."""
+    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
+    frames, bounds = tree_i[:MAX_DEPTH], tree_f[:MAX_DEPTH]     # the tree is idle here
+    side = rules[R_TEAM + seat]
+    for i in range(n):
+        totals[i] = 0.0
+    for _ in range(deals):
+        determinize(pos, deck, seat, rng, spos, sdeck, work)
+        for i in range(n):
+            copy_into(stack[1], spos)
+            play_move(stack[1], sdeck, rules, cards[i], takes[i])
+            v = minimax(stack, 1, sdeck, rules, side, -np.inf, np.inf, rcards, rtakes, work,
+                        sout, frames, bounds)
+            if v == -1e9:
+                return -1
+            totals[i] += v
+    best_i = 0
+    for i in range(1, n):
+        if totals[i] > totals[best_i]:
+            best_i = i
+    return best_i
+
+
+@kernel
+def dealt_out(pos, rules, max_cards):
+    """Whether the deck is out and at most `max_cards` are in hands."""
+    if pos[DECK] < N_CARDS:
+        return False
+    cards = 0
+    for s in range(rules[R_PLAYERS]):
+        cards += popcount(pos[HAND + s])
+    return cards <= max_cards
+
+
 @spliced
 def endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
-    """Exact minimax once nothing is hidden; the fallback strategy before."""
+    """Exact minimax once nothing is hidden; before that, once the deck is
+    out and few cards are left (several seats hiding them), the best mean
+    exact margin over sampled deals of them; the fallback strategy before."""
     if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
         i = solve(seat, pos, deck, rules, n, cards, takes, work, search)
+        if i >= 0:
+            return i
+    elif n > 1 and p[P_DEALS] > 0 and dealt_out(pos, rules, p[P_DEAL_CARDS]):
+        i = solve_sampled(seat, pos, deck, rules, n, cards, takes, rng, work, search,
+                          np.int64(p[P_DEALS]))
         if i >= 0:
             return i
     return policy(np.int64(p[P_FALLBACK]), seat, pos, rules, n, cards, takes, rng, users)

@@ -168,9 +168,10 @@ def _check_value(strategy: str, p: Param, value) -> None:
             or not isinstance(value, (int, float, np.integer, np.floating))
             or not math.isfinite(value)):
         raise ValueError(f"{where} needs a number, e.g. {p.name}=2, not {value!r}")
-    if p.kind == "count":
-        if value != int(value) or not 1 <= value <= p.high:
-            raise ValueError(f"{where} must be 1..{p.high:g}, a whole number, "
+    if p.kind in ("count", "whole"):
+        low = 1 if p.kind == "count" else 0
+        if value != int(value) or not low <= value <= p.high:
+            raise ValueError(f"{where} must be {low}..{p.high:g}, a whole number, "
                              f"not {param_text(p, value)}")
     elif p.kind == "flag":
         if value not in (0, 1):

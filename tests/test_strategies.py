@@ -111,3 +111,18 @@ def test_suggest_sees_only_what_the_seat_sees():
                            deck="Kc Qs 2d As 2s 6s", dealer=1)
     for strategy in ("counter", "pimc:samples=20", "ismcts:iterations=100"):
         assert a.suggest(strategy, seed=3) == b.suggest(strategy, seed=3)
+
+
+@pytest.mark.parametrize("rules", ["scopone-scientifico", "scopa-3"])
+def test_endgame_samples_deals_once_the_deck_is_out_and_plays_only_legal_moves(rules):
+    """With several seats hiding the last cards, endgame's sampled exact play
+    differs from its fallback, and every move it makes is legal (replayed
+    through the checked Round)."""
+    n = scopa_sim.Rules.resolve(rules).players
+    sampled = ["endgame:deals=4"] + ["counter"] * (n - 1)
+    plain = ["endgame:deals=0"] + ["counter"] * (n - 1)
+    for index in range(6):
+        scopa_sim.trace_round(3, index, strategies=sampled, rules=rules)
+    a = scopa_sim.simulate(rounds=60, strategies=sampled, rules=rules, seed=3)
+    b = scopa_sim.simulate(rounds=60, strategies=plain, rules=rules, seed=3)
+    assert not a.equals(b)
