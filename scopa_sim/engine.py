@@ -467,8 +467,7 @@ class Round:
                                 scratch[_WORK])
         kernels.rng.stream(seed, 0, scratch[_RNG])
         i = seats.decide(turn, pos, self._deck, n, scratch,
-                         lambda: (f"this position (seat {turn}, play {len(self.moves) + 1})",
-                                  turn))
+                         lambda: f"this position (seat {turn}, play {len(self.moves) + 1})")
         return int(cards[i]), _cards_of(int(takes[i]))
 
     def _choose(self, strategy: int, params: np.ndarray, seed: np.uint64) -> Move:

@@ -79,17 +79,18 @@ class Seats:
                                 f"{first + count - 1})") from None
         if rows == -2:
             f = scratch[-1][5]
-            raise self._bad_choice(int(f[F_STRATEGY]), int(f[F_VALUE]), int(f[F_MOVES]),
-                                   _where(games, int(f[F_UNIT]), int(f[F_ROUND]),
-                                          int(f[F_SEAT]), int(f[F_PLAY])))
+            seat = int(f[F_SEAT])
+            raise self._bad_choice(int(f[F_STRATEGY]), int(f[F_VALUE]), int(f[F_MOVES]), seat,
+                                   _where(games, int(f[F_UNIT]), int(f[F_ROUND]), seat,
+                                          int(f[F_PLAY])))
         return rows
 
-    def _bad_choice(self, strategy, value, moves, where) -> StrategyError:
-        seat_strategy = self.name(int(self.ids[int(where[1])]))
+    def _bad_choice(self, strategy, value, moves, seat, where) -> StrategyError:
+        seat_strategy = self.name(int(self.ids[seat]))
         rollout = (f" (in a rollout of {seat_strategy})"
                    if self.name(strategy) != seat_strategy else "")
         return StrategyError(f"strategy {self.name(strategy)} chose move {value} of {moves} "
-                             f"legal moves (0..{moves - 1}){rollout} at {where[0]}")
+                             f"legal moves (0..{moves - 1}){rollout} at {where}")
 
     def play_in_python(self, games, seed, first, count, sides, rounds, scratch) -> int:
         """`play` by the Python round loop (see the module docstring)."""
@@ -150,14 +151,14 @@ class Seats:
                                        self.packed, n, cards, takes, rng, work, search, users)
         except (Exception, SystemExit) as e:         # a strategy may not end the program
             raise StrategyError(f"strategy {strategy} raised {type(e).__name__}: {e} "
-                                f"at {where()[0]}") from None
+                                f"at {where()}") from None
         if fault[F_STRATEGY] >= 0:
             raise self._bad_choice(int(fault[F_STRATEGY]), int(fault[F_VALUE]),
-                                   int(fault[F_MOVES]), where())
+                                   int(fault[F_MOVES]), seat, where())
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
                 or not 0 <= i < n:
             raise StrategyError(f"strategy {strategy} chose move {i!r} of {n} legal moves "
-                                f"(0..{n - 1}) at {where()[0]}")
+                                f"(0..{n - 1}) at {where()}")
         return int(i)
 
     def _user_choice(self, spec: UserSpec, seat, pos, n, cards, takes, p, scratch):
@@ -174,7 +175,7 @@ class Seats:
         return spec.function(*args)
 
 
-def _where(games: bool, unit: int, number: int, seat: int, play: int) -> tuple[str, int]:
-    """Where a decision was: its text and the seat."""
+def _where(games: bool, unit: int, number: int, seat: int, play: int) -> str:
+    """Where a decision was, as the error says it."""
     deal = f"game {unit}, round {number}" if games else f"round {unit}"
-    return f"{deal}, seat {seat}, play {play + 1}", seat
+    return f"{deal}, seat {seat}, play {play + 1}"
