@@ -38,7 +38,7 @@ class Builtin(NamedTuple):
     help: str
 
 
-RANDOM, GREEDY, HEURISTIC, COUNTER, PIMC, ISMCTS, ENDGAME = range(7)
+RANDOM, GREEDY, HEURISTIC, COUNTER, PIMC, ISMCTS, ENDGAME, SPIMC = range(8)
 USER, MAX_USERS = 64, 6
 KINDS = ("simple", "fast", "search")
 
@@ -52,6 +52,7 @@ P_SAMPLES = P_ITERATIONS = 0
 P_ROLLOUT = 1
 P_USE_ENDGAME = 2
 P_EXPLORATION = 3
+P_BUDGET, P_TAIL, P_REACH = 0, 3, 4            # spimc (rollout, endgame as pimc)
 P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = 0, 1, 2, 3
 
 WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),
@@ -90,6 +91,15 @@ BUILTINS = (
             "in hands); with `deals`, once the deck is out and at most `deal_cards` are in "
             "hands, the best mean exact margin over that many sampled deals of the hidden "
             "cards; the `fallback` strategy before"),
+    Builtin("spimc", SPIMC, "search",
+            (Param("budget", 2500.0, "count", 1_000_000), Param("rollout", HEURISTIC, "strategy"),
+             Param("endgame", 1.0, "flag"), Param("tail", 6.0, "whole", 40),
+             Param("reach", 12.0, "count", 40)),
+            "pimc with sequential halving: `budget` rollouts a decision, spread over rounds that "
+            "each drop the worse half of the moves (all on the same sampled deals); each "
+            "rollout solved exactly once the deck is out and at most `tail` cards are in hands "
+            "(0: never) in searches from at most `reach` cards in hands and deck; exact endgame "
+            "when nothing is hidden"),
 )
 NAMES = tuple(b.name for b in BUILTINS)
 assert all(b.id == i for i, b in enumerate(BUILTINS)), "ids are the records' positions"

@@ -137,6 +137,15 @@ def rollout(strategy, pos, deck, rules, rng, cards, takes, work, out, users):
 
 # ---- exact endgame ------------------------------------------------------
 @kernel
+def hand_cards(pos, rules):
+    """The cards in all hands."""
+    cards = 0
+    for s in range(rules[R_PLAYERS]):
+        cards += popcount(pos[HAND + s])
+    return cards
+
+
+@kernel
 def hidden_holder(pos, seat, rules):
     """The other seat that must hold every card `seat` has not seen: the deck
     is out and only that seat has cards left. -1 if there is no such seat."""
@@ -244,10 +253,7 @@ def solvable(pos, seat, rules, max_cards):
     """Whether no card is hidden from `seat` and few enough remain to solve."""
     if unseen(pos, seat) and hidden_holder(pos, seat, rules) < 0:
         return False
-    cards = 0
-    for s in range(rules[R_PLAYERS]):
-        cards += popcount(pos[HAND + s])
-    return cards <= max_cards
+    return hand_cards(pos, rules) <= max_cards
 
 
 @kernel
@@ -291,10 +297,7 @@ def dealt_out(pos, rules, max_cards):
     """Whether the deck is out and at most `max_cards` are in hands."""
     if pos[DECK] < N_CARDS:
         return False
-    cards = 0
-    for s in range(rules[R_PLAYERS]):
-        cards += popcount(pos[HAND + s])
-    return cards <= max_cards
+    return hand_cards(pos, rules) <= max_cards
 
 
 @spliced

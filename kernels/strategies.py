@@ -17,8 +17,9 @@ also plays user strategies.
 """
 from ._jit import spliced
 from .heuristics import choose_fast as fast, choose_simple as simple
-from .ids import ENDGAME, ISMCTS, MAX_USERS, PIMC, USER
+from .ids import ENDGAME, ISMCTS, MAX_USERS, PIMC, SPIMC, USER
 from .search import endgame, ismcts, pimc
+from .strong import spimc
 from .users import play_user
 
 
@@ -49,5 +50,7 @@ def choose(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, sear
         return ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
     if strategy == ENDGAME:
         return endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
+    if strategy == SPIMC:
+        return spimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
     return choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
                        users)

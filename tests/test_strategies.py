@@ -97,7 +97,7 @@ def test_strategy_notation_and_errors():
     with pytest.raises(ValueError, match="must be 1.."):
         parse_strategy("ismcts:iterations=0")
     assert set(STRATEGIES) == {"random", "greedy", "heuristic", "counter", "pimc", "ismcts",
-                               "endgame"}
+                               "endgame", "spimc"}
     assert scopa_sim.strategies.split_strategies("heuristic:sweep=3,seven=2,greedy") == [
         "heuristic:sweep=3,seven=2", "greedy"]
 

@@ -259,6 +259,7 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
         ids.PIMC: lambda p, s, n: S.pimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
         ids.ISMCTS: lambda p, s, n: S.ismcts(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
         ids.ENDGAME: lambda p, s, n: S.endgame(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+        ids.SPIMC: lambda p, s, n: kernels.strong.spimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
     }
     assert set(own) == {b.id for b in ids.BUILTINS}
     checked = 0
