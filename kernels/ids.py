@@ -74,13 +74,13 @@ BUILTINS = (
             "heuristic with card counting: each cost times the chance, from the unseen "
             "cards, that the next player holds a card that takes it"),
     Builtin("pimc", PIMC, "search",
-            (Param("samples", 24.0, "count", 100_000), Param("rollout", HEURISTIC, "strategy"),
+            (Param("samples", 24.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
              Param("endgame", 1.0, "flag")),
             "determinized Monte Carlo: deal the unseen cards at random `samples` times, play "
             "each move out with the `rollout` strategy, best mean margin; exact endgame when "
             "nothing is hidden"),
     Builtin("ismcts", ISMCTS, "search",
-            (Param("iterations", 600.0, "count", 30_000), Param("rollout", HEURISTIC, "strategy"),
+            (Param("iterations", 600.0, "count", 30_000), Param("rollout", COUNTER, "strategy"),
              Param("endgame", 1.0, "flag"), Param("exploration", 0.7, "non-negative")),
             "single-observer information-set MCTS with `iterations` sampled deals, UCB "
             "`exploration`, `rollout` strategy; exact endgame when nothing is hidden"),
