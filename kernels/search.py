@@ -137,6 +137,16 @@ def rollout(strategy, pos, deck, rules, rng, cards, takes, work, out, users):
 
 # ---- exact endgame ------------------------------------------------------
 @kernel
+def best_total(totals, n):
+    """The index of the largest of totals[:n] (the first on a tie)."""
+    best_i = 0
+    for i in range(1, n):
+        if totals[i] > totals[best_i]:
+            best_i = i
+    return best_i
+
+
+@kernel
 def hand_cards(pos, rules):
     """The cards in all hands."""
     cards = 0
@@ -285,11 +295,7 @@ def solve_sampled(seat, pos, deck, rules, n, cards, takes, rng, work, search, de
             if v == -1e9:
                 return -1
             totals[i] += v
-    best_i = 0
-    for i in range(1, n):
-        if totals[i] > totals[best_i]:
-            best_i = i
-    return best_i
+    return best_total(totals, n)
 
 
 @kernel
@@ -341,11 +347,7 @@ def pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
             play_move(rpos, rdeck, rules, cards[i], takes[i])
             rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout, users)
             totals[i] += margin(sout, side, rules[R_SIDES])
-    best_i = 0
-    for i in range(1, n):
-        if totals[i] > totals[best_i]:
-            best_i = i
-    return best_i
+    return best_total(totals, n)
 
 
 # ---- ISMCTS ---------------------------------------------------------------
