@@ -40,13 +40,14 @@ from scopa_sim.analysis.duplicate import compare
 REFERENCE = "pimc:samples=24,rollout=heuristic,endgame=1"     # today's default pimc
 STRATEGIES = (
     "greedy", "heuristic", "heuristic:primiera=2.5,coin_exposed=15", "counter", "endgame",
-    "pimc:samples=8", "pimc:samples=24", "pimc:samples=24,rollout=counter",
-    "pimc:samples=64", "pimc:samples=64,rollout=counter",
-    "pimc:samples=200", "pimc:samples=200,rollout=counter", "pimc:samples=400",
-    "pimc:samples=1000",
-    "ismcts:iterations=200", "ismcts:iterations=600", "ismcts:iterations=600,rollout=counter",
+    "pimc:samples=8", "pimc:samples=24,rollout=heuristic", "pimc:samples=24,rollout=counter",
+    "pimc:samples=64,rollout=heuristic", "pimc:samples=64,rollout=counter",
+    "pimc:samples=200,rollout=heuristic", "pimc:samples=200,rollout=counter",
+    "pimc:samples=400,rollout=heuristic", "pimc:samples=1000,rollout=heuristic",
+    "ismcts:iterations=200", "ismcts:iterations=600,rollout=heuristic",
+    "ismcts:iterations=600,rollout=counter", "spimc:budget=600", "spimc",
 )
-SEARCH = ("pimc", "ismcts")
+SEARCH = ("pimc", "ismcts", "spimc")
 CARDS = 40
 
 
