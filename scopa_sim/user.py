@@ -76,7 +76,6 @@ class UserSpec:
     params: dict[str, float]
     source: str | None = None
     digest: str | None = None
-    kind: str = "user"
 
     @property
     def name(self) -> str:
@@ -85,14 +84,6 @@ class UserSpec:
     @property
     def jitted(self) -> bool:
         return is_jitted(self.function)
-
-    @property
-    def description(self) -> str:
-        doc = inspect.getdoc(getattr(self.function, "py_func", self.function)) or ""
-        return doc.split("\n", 1)[0] or "a user strategy"
-
-    def defaults(self) -> str:
-        return ", ".join(f"{k}={v:g}" for k, v in self.params.items()) or "-"
 
     def __eq__(self, other):
         return (isinstance(other, UserSpec) and self.function is other.function
@@ -123,8 +114,8 @@ def reload(text: str, reference: str, digest: str | None) -> UserSpec:
     file no longer has the sha256 `digest`."""
     spec = load(reference)
     if digest is not None and spec.digest != digest:
-        raise UserStrategyError(f"strategy {text}: {spec.source} has changed since the run began "
-                         f"(sha256 {spec.digest[:12]}, the run's {digest[:12]})")
+        raise UserStrategyError(f"strategy {text}: {spec.source} has changed since the run "
+                                f"began (sha256 {spec.digest[:12]}, the run's {digest[:12]})")
     return UserSpec(text, spec.function, spec.params, spec.source, spec.digest)
 
 
@@ -143,7 +134,8 @@ def _module_from_file(path: Path, text: str):
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise UserStrategyError(f"strategy {text}: cannot read {path}: {e.strerror or e}") from None
+        raise UserStrategyError(f"strategy {text}: cannot read {path}: "
+                                f"{e.strerror or e}") from None
     name = "scopa_user_" + hashlib.sha256(str(path).encode() + b"\0" + data).hexdigest()[:16]
     if name in sys.modules:
         return sys.modules[name]
@@ -155,7 +147,7 @@ def _module_from_file(path: Path, text: str):
     except (Exception, SystemExit) as e:           # a strategy file may not end the program
         del sys.modules[name]
         raise UserStrategyError(f"strategy {text}: {path.name} fails to load: "
-                         f"{type(e).__name__}: {e}") from None
+                                f"{type(e).__name__}: {e}") from None
     return module
 
 
@@ -163,8 +155,8 @@ def load(text: str) -> UserSpec:
     """The user strategy `PATH.py:NAME` or `package.module:NAME`, checked."""
     where, _, name = text.rpartition(":")
     if not where or not name.isidentifier():
-        raise UserStrategyError(f"a user strategy is written PATH.py:NAME or package.module:NAME, "
-                         f"not {text!r}")
+        raise UserStrategyError(f"a user strategy is written PATH.py:NAME or "
+                                f"package.module:NAME, not {text!r}")
     source = digest = None
     if is_file_text(text):
         path = Path(where).expanduser()
@@ -180,7 +172,7 @@ def load(text: str) -> UserSpec:
             module = importlib.import_module(where)
         except (Exception, SystemExit) as e:
             raise UserStrategyError(f"strategy {text}: cannot import {where}: "
-                             f"{type(e).__name__}: {e}") from None
+                                    f"{type(e).__name__}: {e}") from None
         file = getattr(module, "__file__", None)
         if file:
             source, digest = str(Path(file).resolve()), digest_of(Path(file))
@@ -211,17 +203,18 @@ def _check_jitted(function, text: str) -> None:
         function.compile(SIGNATURE.args)
     except (NumbaError, TypeError, ValueError) as e:
         first = next((line for line in str(e).splitlines() if line.strip()), "")
-        raise UserStrategyError(f"strategy {text}: a jitted strategy is f(obs, cards, takes, params) "
-                         f"on int64, int64, int64 and float64 arrays, returning an int: "
-                         f"{first.strip()}") from None
+        raise UserStrategyError(f"strategy {text}: a jitted strategy is f(obs, cards, takes, "
+                                f"params) on int64, int64, int64 and float64 arrays, returning "
+                                f"an int: {first.strip()}") from None
 
 
 def _check_python(function, text: str, has_params: bool) -> None:
     arity = python_arity(function)
     if arity not in (2, 3) or (has_params and arity != 3):
+        declares = " (it declares parameters)" if has_params else ""
         raise UserStrategyError(f"strategy {text}: a Python strategy is f(obs, moves) or "
-                         f"f(obs, moves, params){' (it declares parameters)' if has_params else ''}"
-                         f", not one of {arity} arguments")
+                                f"f(obs, moves, params){declares}, not one of {arity} "
+                                f"arguments")
 
 
 def python_arity(function) -> int:
