@@ -25,7 +25,7 @@ from ._jit import kernel, outlined, spliced
 from .bits import ONE, ZERO, lowest, popcount
 from .heuristics import choose_fast
 from .ids import (
-    DEFAULTS, MAX_USERS, P_DEAL_CARDS, P_DEALS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS,
+    DEFAULTS, P_DEAL_CARDS, P_DEALS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS,
     P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER)
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM, S_POINTS
 from .moves import legal_moves
@@ -34,7 +34,7 @@ from .position import (
     unseen)
 from .rng import below
 from .scoring import score_round
-from .users import checked, play_user
+from .users import checked, is_user, play_user
 
 TREE = 1 << 15                      # ISMCTS nodes: iterations are capped below this
 MAX_DEPTH = 48
@@ -117,7 +117,7 @@ def score_into(pos, rules, out):
 def policy(strategy, seat, pos, rules, n, cards, takes, rng, users):
     """The move a rollout or fallback strategy (fast or user, at its default
     parameters) plays; a bad choice is recorded in `users` and move 0 played."""
-    if USER <= strategy < USER + MAX_USERS:
+    if is_user(strategy):
         return play_user(strategy, users[1][strategy - USER], seat, pos, rules, n, cards,
                          takes, rng, users)
     i = choose_fast(strategy, DEFAULTS[strategy], seat, pos, rules, n, cards, takes, rng)
@@ -268,8 +268,11 @@ def solvable(pos, seat, rules, max_cards):
 
 @kernel
 def solve_if_open(use, seat, pos, deck, rules, n, cards, takes, work, search):
-    """The exact move if `use` and nothing is hidden (at most SOLVE_CARDS in
-    hands), else -1: how pimc and ismcts hand over to the endgame."""
+    """The move a search need not sample for: the only one, or the exact one
+    if `use` and nothing is hidden (at most SOLVE_CARDS in hands); else -1.
+    How pimc, ismcts and spimc start (and hand over to the endgame)."""
+    if n == 1:
+        return 0
     if use and solvable(pos, seat, rules, SOLVE_CARDS):
         return solve(seat, pos, deck, rules, n, cards, takes, work, search)
     return -1
@@ -328,8 +331,6 @@ def endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users
 def pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     """Average each move's round margin over sampled deals of the unseen cards,
     each move played out by the rollout strategy on the same samples."""
-    if n == 1:
-        return 0
     exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, n, cards, takes,
                           work, search)
     if exact >= 0:
@@ -383,8 +384,6 @@ def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
     cards, descends the tree through moves legal in that deal (UCB with
     availability counts), adds one node, rolls out, and backs up each side's
     margin to the nodes of that side's moves. Plays the most visited move."""
-    if n == 1:
-        return 0
     exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, n, cards, takes,
                           work, search)
     if exact >= 0:

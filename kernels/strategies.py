@@ -17,17 +17,17 @@ also plays user strategies.
 """
 from ._jit import spliced
 from .heuristics import choose_fast as fast, choose_simple as simple
-from .ids import ENDGAME, ISMCTS, MAX_USERS, PIMC, SPIMC, USER
+from .ids import ENDGAME, ISMCTS, PIMC, SPIMC
 from .search import endgame, ismcts, pimc
 from .strong import spimc
-from .users import play_user
+from .users import is_user, play_user
 
 
 @spliced
 def choose_simple(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
                   users):
     """The move of random, greedy or a user strategy; -1 for any other id."""
-    if USER <= strategy < USER + MAX_USERS:
+    if is_user(strategy):
         return play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users)
     return simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
 
@@ -36,7 +36,7 @@ def choose_simple(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, wor
 def choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
                 users):
     """`choose_simple` and heuristic and counter."""
-    if USER <= strategy < USER + MAX_USERS:
+    if is_user(strategy):
         return play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users)
     return fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
 

@@ -69,8 +69,6 @@ def playout(strategy, tail, side, pos, deck, rules, rng, cards, takes, work, out
 def spimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     """Sequential halving over the root moves on shared sampled deals, each
     rollout finished exactly (see the module docstring)."""
-    if n == 1:
-        return 0
     exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, n, cards, takes,
                           work, search)
     if exact >= 0:

@@ -113,6 +113,12 @@ def unowned(typingctx, array):
 
 
 @kernel
+def is_user(strategy):
+    """Whether a strategy id is a user strategy's (USER + slot)."""
+    return USER <= strategy < USER + MAX_USERS
+
+
+@kernel
 def record_fault(users, strategy, value, n, seat, play):
     """Keep the round's first bad choice."""
     fault = users[5]
