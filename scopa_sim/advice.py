@@ -54,7 +54,7 @@ import pandas as pd
 
 from . import kernels
 from .cards import Card, card_name, cards_of, mask_of, names, parse_cards
-from .checks import MAX_SEED, SEED_SPAN, whole
+from .checks import MAX_SEED, SEED_SPAN, mine_theirs, whole
 from .executors import executor, stream
 from .kernels import ids, layout as L, position as P
 from .kernels.batch import call
@@ -96,10 +96,7 @@ def _count(k: int, what: str) -> str:
 def _pair(value, what: str) -> tuple[int, int]:
     """A MINE-THEIRS pair from "5-7" or (5, 7)."""
     if isinstance(value, str):
-        parts = value.replace(" ", "").split("-")
-        if len(parts) == 2 and all(p.isdigit() for p in parts):
-            return int(parts[0]), int(parts[1])
-        raise ValueError(f"{what} is written MINE-THEIRS, e.g. 5-7, not {value!r}")
+        return mine_theirs(value, what)
     try:
         a, b = value
         return whole(a, what, 0, 10**6), whole(b, what, 0, 10**6)

@@ -16,3 +16,12 @@ def whole(value, name: str, low: int, high: int, span: str | None = None) -> int
                         else f"a whole number {low:,}..{high:,}")
         raise ValueError(f"{name} must be {span}, not {value!r}")
     return int(value)
+
+
+def mine_theirs(text: str, name: str) -> tuple[int, int]:
+    """"7-9" -> (7, 9): two whole numbers written MINE-THEIRS (a score, the
+    scopas), or a ValueError naming `name`."""
+    parts = str(text).replace(" ", "").split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"{name} is written MINE-THEIRS, e.g. 7-9, not {text!r}")
+    return int(parts[0]), int(parts[1])

@@ -16,7 +16,7 @@ from .kernels.users import (
     F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user)
 from .observation import Observation
 from .rules import Rules
-from .strategies import pack_strategies, user_slots
+from .strategies import Strategy, pack_strategies, user_slots
 from .user import UserSpec, python_arity
 
 
@@ -35,18 +35,24 @@ class Seats:
         self.users = user_slots(self.seats)
         self.python = any(not u.jitted for u in self.users)
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
+        self._takes_params = {u: python_arity(u.function) == 3
+                              for u in self.users if not u.jitted}
+
+    def _slots(self):
+        """The users' functions (a Python one's slot holds `no_user`: it plays
+        in the Python loop) and their default parameter rows, for rollouts."""
+        functions = [u.function if u.jitted else no_user for u in self.users]
+        params = [Strategy(u, tuple(u.params.items())).vector() for u in self.users]
+        return functions, params or None
 
     def context(self):
         """A fresh users context (`kernels.users`) with these user strategies
         in their slots."""
-        functions = [u.function if u.jitted else no_user for u in self.users]
-        params = [[u.params[k] for k in u.params] + [0.0] * (L.N_PARAMS - len(u.params))
-                  for u in self.users]
-        return kernels.users.context(functions, params or None)
+        return kernels.users.context(*self._slots())
 
     def scratch(self):
         """Fresh kernel scratch with this users context."""
-        return kernels.scratch()[:-1] + (self.context(),)
+        return kernels.scratch(*self._slots())
 
     def name(self, strategy: int) -> str:
         """A strategy id as the run names it."""
@@ -170,7 +176,7 @@ class Seats:
             return spec.function(obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())
         moves = [(int(c), tuple(cards_of(int(t)))) for c, t in zip(cards[:n], takes[:n])]
         args = [Observation.from_array(obs, self.rules), moves]
-        if python_arity(spec.function) == 3:
+        if self._takes_params[spec]:
             args.append(dict(zip(spec.params, map(float, p))))
         return spec.function(*args)
 

@@ -41,13 +41,6 @@ REGISTRY = {b.name: StrategySpec(b.name, b.id, b.kind, b.help, b.params) for b i
 ROLLOUTS = tuple(b.name for b in ids.BUILTINS if b.kind != "search")   # "strategy" values
 
 
-def declared(spec) -> tuple[Param, ...]:
-    """A spec's parameters: a built-in's declaration, a user's numbers."""
-    if isinstance(spec, UserSpec):
-        return tuple(Param(k, v) for k, v in spec.params.items())
-    return spec.declared
-
-
 @dataclass(frozen=True)
 class Strategy:
     """A strategy with its parameter values, as written: `greedy:scopa=2000`.
@@ -58,11 +51,11 @@ class Strategy:
     def __post_init__(self):
         if not isinstance(self.spec, UserSpec) and self.spec not in REGISTRY.values():
             raise ValueError(f"unknown strategy {self.spec!r}: use one of REGISTRY")
-        names = [p.name for p in declared(self.spec)]
+        names = [p.name for p in self.spec.declared]
         if [k for k, _ in self.values] != names:
             raise ValueError(f"strategy {self.name} takes values for "
                              f"{', '.join(names) or 'no parameters'}, in that order")
-        for p, (_, value) in zip(declared(self.spec), self.values):
+        for p, (_, value) in zip(self.spec.declared, self.values):
             _check_value(self.name, p, value)
 
     @property
@@ -84,7 +77,7 @@ class Strategy:
 
     def __str__(self) -> str:
         changed = [f"{p.name}={param_text(p, v)}" for p, (_, v)
-                   in zip(declared(self.spec), self.values) if v != p.default]
+                   in zip(self.spec.declared, self.values) if v != p.default]
         return self.name + (":" + ",".join(changed) if changed else "")
 
 
@@ -120,7 +113,7 @@ def parse_strategy(text, known: dict[str, UserSpec] | None = None) -> Strategy:
         if spec is None:
             raise ValueError(f"unknown strategy {name!r}: choose from {', '.join(REGISTRY)}, "
                              f"or a user strategy PATH.py:NAME")
-    params = {p.name: p for p in declared(spec)}
+    params = {p.name: p for p in spec.declared}
     values = {k: p.default for k, p in params.items()}
     for item in filter(None, (a.strip() for a in args.split(","))):
         key, eq, value = item.partition("=")

@@ -24,6 +24,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .kernels.ids import Param
+
 PARAMS_ATTRIBUTE = "scopa_params"
 MAX_PARAMS = 16
 
@@ -80,6 +82,11 @@ class UserSpec:
     @property
     def name(self) -> str:
         return self.text
+
+    @property
+    def declared(self) -> tuple[Param, ...]:
+        """Its parameters, as a built-in's are declared (numbers)."""
+        return tuple(Param(k, v) for k, v in self.params.items())
 
     @property
     def jitted(self) -> bool:
