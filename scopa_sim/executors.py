@@ -4,7 +4,7 @@ task on either and yields the results in batch order.
 
     executor.workers             how many batches run at once
     executor.submit(fn, *args)   a future with .result() and .cancel()
-    executor.close()
+    executor.close(wait=True)    wait=False: leave the batches at work running
 
 A batch task is a pure function of its arguments (a run spec and a batch
 index): it may run on any worker, and twice (Dask retries the tasks of a
@@ -38,8 +38,9 @@ class Threads:
     def submit(self, fn: Callable, *args):
         return self._pool.submit(fn, *args)
 
-    def close(self) -> None:
-        self._pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, wait: bool = True) -> None:
+        """Cancel what has not started; with `wait`, wait for what has."""
+        self._pool.shutdown(wait=wait, cancel_futures=True)
 
 
 class Dask:
@@ -64,7 +65,7 @@ class Dask:
     def submit(self, fn: Callable, *args):
         return self.client.submit(fn, *args, pure=False)
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         if self._owned:                          # ours: made for this command
             self.client.close()
         if self._cluster is not None:
@@ -132,8 +133,10 @@ def executor(workers: int | None = None, scheduler=None):
             ex = Dask(value)
     try:
         yield ex
-    finally:
-        ex.close()
+    except BaseException:
+        ex.close(wait=False)                 # an error or Ctrl-C: no waiting for batches
+        raise
+    ex.close()
 
 
 def stream(task: Callable, args: tuple, batches: Iterable[int], ex) -> Iterator[tuple[int, Any]]:

@@ -283,3 +283,45 @@ def test_ctrl_c_at_start_up_is_one_line_and_exit_130(tmp_path, delay):
     assert proc.returncode == 130, (proc.returncode, stderr)
     assert len(stderr.splitlines()) == 1 and stderr.startswith("interrupted"), stderr
     assert stdout == ""
+
+
+def test_ctrl_c_while_a_strategy_never_returns_is_one_line_and_exit_130(tmp_path):
+    """A user strategy stuck in a loop: Ctrl-C still ends the program at
+    once, without waiting for the batch."""
+    (tmp_path / "stuck.py").write_text(
+        "from pathlib import Path\n"
+        "def stuck(obs, moves):\n"
+        "    Path('started').touch()\n"
+        "    while True:\n"
+        "        pass\n")
+    proc = subprocess.Popen([sys.executable, "-m", "scopa_sim.cli", "simulate", "--out", "run",
+                             "--rounds", "1000", "--strategies", "greedy,stuck.py:stuck",
+                             "--quiet"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(1200):
+        if (tmp_path / "started").exists() or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, stderr)
+    assert len(stderr.splitlines()) == 1 and stderr.startswith("interrupted"), stderr
+
+
+def test_leaving_an_executor_by_an_error_does_not_wait_for_running_batches():
+    import threading
+    from scopa_sim.executors import executor
+    started, release = threading.Event(), threading.Event()
+
+    def batch():
+        started.set()
+        release.wait(60)
+    try:
+        with pytest.raises(RuntimeError):
+            with executor(2) as ex:
+                future = ex.submit(batch)
+                started.wait(60)
+                raise RuntimeError("a failing consumer")
+        assert future.running()          # left while the batch was still at work
+    finally:
+        release.set()

@@ -58,30 +58,30 @@ class Cli(click.Group):
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
         except click.ClickException as e:
-            _fail(e.format_message())
+            self._leave(2, "error: " + e.format_message())
         except ValueError as e:                # bad input, bad runs (store.StoreError)
-            _fail(str(e))
+            self._leave(2, "error: " + str(e))
         except OSError as e:                   # a file we were told to write or read
-            _fail(f"{e.filename}: {e.strerror}" if e.filename else str(e))
+            self._leave(2, "error: " + (f"{e.filename}: {e.strerror}" if e.filename else str(e)))
         except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as e:
-            click.echo(isinstance(e, Interrupted) and str(e) or "interrupted", err=True)
-            if self.standalone:                # the work is unwound: leave without waiting
-                sys.stdout.flush()             # for threads still finishing a batch
-                sys.stderr.flush()
-                os._exit(130)
-            sys.exit(130)
+            self._leave(130, isinstance(e, Interrupted) and str(e) or "interrupted")
+
+    def _leave(self, code: int, message: str):
+        """One line on stderr (user text verbatim, on one line), then exit.
+        The work is unwound by now; the program leaves without waiting for
+        threads still in a batch (a user strategy may never return)."""
+        click.echo(" ".join(message.splitlines()), err=True)
+        if self.standalone:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+        sys.exit(code)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
-
-
-def _fail(message: str):
-    """One line on stderr (user text verbatim, on one line) and exit 2."""
-    click.echo("error: " + " ".join(message.splitlines()), err=True)
-    sys.exit(2)
 
 
 @click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
