@@ -191,7 +191,8 @@ def load(text: str) -> UserSpec:
 
 def make(function, text: str | None = None, source=None, digest=None) -> UserSpec:
     """A user strategy from a function (jitted or Python), its signature checked."""
-    text = text or f"<{getattr(function, '__name__', 'strategy')}>"
+    name = str(getattr(function, "__name__", "strategy"))
+    text = text or (name if name.startswith("<") else f"<{name}>")    # "<lambda>" stays
     if not callable(function):
         raise UserStrategyError(f"strategy {text} is not a function")
     declared = getattr(function, PARAMS_ATTRIBUTE, {})
