@@ -21,7 +21,8 @@ from .layout import N_PARAMS
 class Param(NamedTuple):
     """A strategy parameter: `kind` is "number" (any finite number), "count"
     (a whole number 1..high), "whole" (a whole number 0..high), "flag" (0 or
-    1), "strategy" (a fast strategy or a user one: its id) or "non-negative"."""
+    1), "strategy" (a fast strategy or a user one: its id), "non-negative" or
+    "fraction" (0..1)."""
     name: str
     default: float
     kind: str = "number"
@@ -51,12 +52,16 @@ P_SWEEP, P_SEVEN, P_COIN_EXPOSED, P_SETTEBELLO_EXPOSED = 5, 6, 7, 8
 P_SAMPLES = P_ITERATIONS = 0
 P_ROLLOUT = 1
 P_USE_ENDGAME = 2
-P_EXPLORATION = 3
-P_BUDGET, P_TAIL, P_REACH = 0, 3, 4            # spimc (rollout, endgame as pimc)
+P_INFER = 3
+P_EXPLORATION = 4                              # ismcts
+P_BUDGET, P_TAIL, P_REACH = 0, 4, 5            # spimc (rollout, endgame, infer as pimc)
 P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = 0, 1, 2, 3
 
 WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),
          Param("primiera", 5.0), Param("scopa", 1000.0))
+# search strategies: how far a deal of the unseen cards is believed less when
+# it gives a seat a card it trailed beside this deal (search.determinize_inferred)
+INFER = Param("infer", 0.0, "fraction")
 BUILTINS = (
     Builtin("random", RANDOM, "simple", (),
             "uniform over all legal moves (a move is a card and a capture set)"),
@@ -75,13 +80,13 @@ BUILTINS = (
             "cards, that the next player holds a card that takes it"),
     Builtin("pimc", PIMC, "search",
             (Param("samples", 24.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
-             Param("endgame", 1.0, "flag")),
-            "determinized Monte Carlo: deal the unseen cards at random `samples` times, play "
-            "each move out with the `rollout` strategy, best mean margin; exact endgame when "
-            "nothing is hidden"),
+             Param("endgame", 1.0, "flag"), INFER),
+            "determinized Monte Carlo: deal the unseen cards at random `samples` times "
+            "(weighed by `infer`), play each move out with the `rollout` strategy, best mean "
+            "margin; exact endgame when nothing is hidden"),
     Builtin("ismcts", ISMCTS, "search",
             (Param("iterations", 600.0, "count", 30_000), Param("rollout", COUNTER, "strategy"),
-             Param("endgame", 1.0, "flag"), Param("exploration", 0.7, "non-negative")),
+             Param("endgame", 1.0, "flag"), INFER, Param("exploration", 0.7, "non-negative")),
             "single-observer information-set MCTS with `iterations` sampled deals, UCB "
             "`exploration`, `rollout` strategy; exact endgame when nothing is hidden"),
     Builtin("endgame", ENDGAME, "search",
@@ -93,7 +98,7 @@ BUILTINS = (
             "cards; the `fallback` strategy before"),
     Builtin("spimc", SPIMC, "search",
             (Param("budget", 2500.0, "count", 1_000_000), Param("rollout", HEURISTIC, "strategy"),
-             Param("endgame", 1.0, "flag"), Param("tail", 6.0, "whole", 40),
+             Param("endgame", 1.0, "flag"), INFER, Param("tail", 6.0, "whole", 40),
              Param("reach", 12.0, "count", 40)),
             "pimc with sequential halving: `budget` rollouts a decision, spread over rounds that "
             "each drop the worse half of the moves (all on the same sampled deals); each "

@@ -12,19 +12,23 @@ search strategies can copy it, play on, and throw the copy away.
     pos[DECK]           deck index of the next card to deal
     pos[CAPTURES]       capturing plays so far
     pos[DEALER]         seat that dealt
+    pos[VOID + seat]    cards seat trailed beside, this deal: every card that
+                        could have captured from the table it trailed on
 
 The deck order lives beside it (int64[40]); cards below `pos[DECK]` are dealt.
 """
 import numpy as np
 
 from ._jit import kernel
-from .bits import ONE, ZERO, ix, popcount
-from .layout import ALL_CARDS, N_CARDS, R_HAND, R_PLAYERS, R_REFILL, R_TABLE, R_TEAM
-from .moves import clears_for_scopa
+from .bits import ONE, ZERO, ix, lowest, popcount
+from .layout import (
+    ALL_CARDS, N_CARDS, R_ACE_TAKES_ALL, R_HAND, R_PLAYERS, R_REFILL, R_TABLE, R_TEAM, RANK)
+from .moves import SUMS, clears_for_scopa
 
 HAND, PILE, TABLE, SCOPAS = 0, 6, 12, 13
 LAST, TURN, PLAYS, TOTAL, DECK, CAPTURES, DEALER = 19, 20, 21, 22, 23, 24, 25
-POS_SIZE = 26
+VOID = 26
+POS_SIZE = 32
 
 
 @kernel
@@ -35,6 +39,12 @@ def deal(pos, deck, rules):
     leader = np.int64(pos[DEALER]) + 1
     if leader == n:
         leader = 0
+    seat = leader
+    for i in range(n):
+        pos[ix(VOID + seat)] = ZERO
+        seat += 1
+        if seat == n:
+            seat = 0
     for _ in range(rules[R_HAND]):
         seat = leader
         for i in range(n):
@@ -74,6 +84,21 @@ def is_last_play(pos):
 
 
 @kernel
+def capturers(table, rules):
+    """Every card that can capture from a non-empty `table`: its ranks and
+    the sums of its subsets (up to 10), and the aces under asso piglia tutto."""
+    reach = np.int64(1)
+    m = table
+    while m:
+        reach |= (reach << RANK[lowest(m)]) & SUMS
+        m &= m - ONE
+    ranks = np.uint64(reach >> 1)
+    if rules[R_ACE_TAKES_ALL]:
+        ranks |= ONE
+    return ranks | (ranks << np.uint64(10)) | (ranks << np.uint64(20)) | (ranks << np.uint64(30))
+
+
+@kernel
 def play_move(pos, deck, rules, card, take):
     """Play `card` capturing `take` (0: a trail) for the seat to move; pass the
     turn, and deal new hands when all are empty and the deck lasts."""
@@ -91,6 +116,8 @@ def play_move(pos, deck, rules, card, take):
         pos[LAST] = seat + 1
         pos[CAPTURES] += ONE
     else:
+        if table:
+            pos[ix(VOID + seat)] |= capturers(table, rules)
         pos[TABLE] = table | card_set
     pos[PLAYS] += ONE
     pos[TURN] = seat + 1 if seat + 1 < n else 0

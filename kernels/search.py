@@ -26,12 +26,12 @@ from .bits import ONE, ZERO, lowest, popcount
 from .heuristics import choose_fast
 from .ids import (
     DEFAULTS, P_DEAL_CARDS, P_DEALS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS,
-    P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER)
+    P_INFER, P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER)
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM, S_POINTS
 from .moves import legal_moves
 from .position import (
-    DECK, HAND, PILE, PLAYS, POS_SIZE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move,
-    unseen)
+    DECK, HAND, PILE, PLAYS, POS_SIZE, SCOPAS, TABLE, TURN, VOID, finish_round, is_over,
+    play_move, unseen)
 from .rng import below
 from .scoring import score_round
 from .users import checked, is_user, play_user
@@ -44,6 +44,7 @@ T_CARD, T_TAKE, T_PARENT, T_CHILD, T_SIBLING, T_SIDE = range(6)
 T_VISITS, T_AVAIL, T_REWARD = range(3)
 F_BASE, F_COUNT, F_NEXT, F_MAX = range(4)        # endgame plies (in the idle tree arrays)
 B_ALPHA, B_BETA, B_VALUE = range(3)
+TRIES = 32                          # determinize_inferred's deals at most
 REWARD_SCALE = 0.1                  # a point of margin, as an ISMCTS reward
 
 
@@ -93,6 +94,25 @@ def determinize(pos, deck, seat, rng, dpos, ddeck, work):
     for d in range(np.int64(pos[DECK]), N_CARDS):
         ddeck[d] = work[at]
         at += 1
+
+
+@kernel
+def determinize_inferred(pos, deck, seat, rng, dpos, ddeck, work, trust):
+    """`determinize`, weighing each deal by what trails tell: a seat that
+    trailed this deal beside a card it holds (`VOID`) is taken to have done
+    so with odds 1 - `trust` against one that could not capture. Rejection
+    sampling: a deal keeps with probability (1 - trust) per such seat (the
+    TRIES-th deal is kept whatever it is)."""
+    for _ in range(TRIES):
+        determinize(pos, deck, seat, rng, dpos, ddeck, work)
+        keep = True
+        for s in range(MAX_PLAYERS):
+            if s != seat and trust > 0.0 and dpos[HAND + s] & pos[VOID + s]:
+                if below(rng, 1 << 30) < trust * (1 << 30):
+                    keep = False
+                    break
+        if keep:
+            return
 
 
 @kernel
@@ -341,7 +361,7 @@ def pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     for i in range(n):
         totals[i] = 0.0
     for _ in range(np.int64(p[P_SAMPLES])):
-        determinize(pos, deck, seat, rng, spos, sdeck, work)
+        determinize_inferred(pos, deck, seat, rng, spos, sdeck, work, p[P_INFER])
         for i in range(n):
             copy_into(rpos, spos)
             copy_into(rdeck, sdeck)
@@ -397,7 +417,7 @@ def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
     size = 1
     iterations = min(np.int64(p[P_ITERATIONS]), TREE - 1)
     for _ in range(iterations):
-        determinize(pos, deck, seat, rng, rpos, rdeck, work)
+        determinize_inferred(pos, deck, seat, rng, rpos, rdeck, work, p[P_INFER])
         node = 0
         expanded = False
         while not is_over(rpos) and not expanded:

@@ -24,14 +24,14 @@ the ISMCTS tree rows past the endgame's frames (idle here).
 import numpy as np
 
 from ._jit import kernel, spliced
-from .ids import P_BUDGET, P_REACH, P_ROLLOUT, P_TAIL, P_USE_ENDGAME
+from .ids import P_BUDGET, P_INFER, P_REACH, P_ROLLOUT, P_TAIL, P_USE_ENDGAME
 from .layout import N_CARDS, R_SIDES, R_TEAM
 from .moves import legal_moves
 from .position import DECK, HAND, TABLE, TURN, is_over, play_move
 from .search import (
     MAX_DEPTH,
     copy_into,
-    determinize,
+    determinize_inferred,
     hand_cards,
     margin,
     minimax,
@@ -91,7 +91,7 @@ def spimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     for r in range(rounds):
         samples = max(1, budget // (rounds * alive))
         for _ in range(samples):
-            determinize(pos, deck, seat, rng, spos, sdeck, work)
+            determinize_inferred(pos, deck, seat, rng, spos, sdeck, work, p[P_INFER])
             for k in range(alive):
                 i = tree_i[ALIVE + k, 0]
                 copy_into(rpos, spos)

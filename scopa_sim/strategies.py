@@ -171,6 +171,8 @@ def _check_value(strategy: str, p: Param, value) -> None:
             raise ValueError(f"{where} is 0 (off) or 1 (on), not {param_text(p, value)}")
     elif p.kind == "non-negative" and value < 0:
         raise ValueError(f"{where} must be 0 or more, not {param_text(p, value)}")
+    elif p.kind == "fraction" and not 0 <= value <= 1:
+        raise ValueError(f"{where} must be 0..1, not {param_text(p, value)}")
 
 
 def split_strategies(text: str) -> list[str]:
