@@ -61,7 +61,7 @@ WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),
          Param("primiera", 5.0), Param("scopa", 1000.0))
 # search strategies: how far a deal of the unseen cards is believed less when
 # it gives a seat a card it trailed beside this deal (search.determinize_inferred)
-INFER = Param("infer", 0.0, "fraction")
+INFER = Param("infer", 0.5, "fraction")
 BUILTINS = (
     Builtin("random", RANDOM, "simple", (),
             "uniform over all legal moves (a move is a card and a capture set)"),
