@@ -17,7 +17,7 @@ from frontier import cost, plays_per_round
 
 from scopa_sim.analysis.duplicate import compare
 
-PIMC = "pimc:samples=24,rollout=heuristic,endgame=1"
+PIMC = "pimc:samples=24,rollout=heuristic,endgame=1,infer=0"
 CANDIDATES = ("heuristic", "counter", "endgame")
 TARGET = 20_000
 

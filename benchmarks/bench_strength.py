@@ -27,7 +27,7 @@ from scopa_sim.analysis.duplicate import compare
 import scopa_sim
 
 STRATEGY = "spimc"
-REFERENCE = "pimc:samples=400,rollout=heuristic,endgame=1"
+REFERENCE = "pimc:samples=400,rollout=heuristic,endgame=1,infer=0"
 SCOPONE_REFERENCE = "counter"
 CARDS = 40
 

@@ -37,13 +37,14 @@ import time
 import scopa_sim
 from scopa_sim.analysis.duplicate import compare
 
-REFERENCE = "pimc:samples=24,rollout=heuristic,endgame=1"     # today's default pimc
+REFERENCE = "pimc:samples=24,rollout=heuristic,endgame=1,infer=0"  # the default pimc
 STRATEGIES = (
     "greedy", "heuristic", "heuristic:primiera=2.5,coin_exposed=15", "counter", "endgame",
     "pimc:samples=8", "pimc:samples=24,rollout=heuristic", "pimc:samples=24,rollout=counter",
     "pimc:samples=64,rollout=heuristic", "pimc:samples=64,rollout=counter",
     "pimc:samples=200,rollout=heuristic", "pimc:samples=200,rollout=counter",
-    "pimc:samples=400,rollout=heuristic", "pimc:samples=1000,rollout=heuristic",
+    "pimc:samples=400,rollout=heuristic,infer=0", "pimc:samples=400,rollout=heuristic",
+    "pimc:samples=1000,rollout=heuristic",
     "ismcts:iterations=200", "ismcts:iterations=600,rollout=heuristic",
     "ismcts:iterations=600,rollout=counter", "spimc:budget=600", "spimc",
 )

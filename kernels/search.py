@@ -3,7 +3,8 @@
 
 They see what their seat sees (`position.unseen`): a determinization deals
 the unseen cards at random to the other hands (their sizes are public) and to
-the undealt deck; a rollout plays the round out with a fast strategy (or a
+the undealt deck, less often giving a seat a card it has trailed beside
+(`determinize_inferred`, weight `infer`); a rollout plays the round out with a fast strategy (or a
 user's, see `users`). When no
 card is hidden any more (the deck is out and only one other seat holds
 cards), `endgame` solves the rest of the round exactly by minimax on the

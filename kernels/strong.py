@@ -16,7 +16,7 @@ deal is open to both players (every card is counted), so that is how it is
 really played; 0 turns it off. The exact tail costs about three rollouts,
 so it is used only in searches from at most `reach` cards (hands and
 undealt deck) from the end of the round. With `endgame`, the root is solved exactly
-once nothing is hidden (as pimc).
+once nothing is hidden (as pimc); deals are weighed by `infer` (as pimc).
 
 Scratch: pimc's (`search.search_scratch`); the surviving move indices live in
 the ISMCTS tree rows past the endgame's frames (idle here).

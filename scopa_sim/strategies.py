@@ -142,7 +142,7 @@ def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec])
         return float(text)
     except ValueError:
         raise ValueError(f"parameter {p.name} of {strategy} needs a number, "
-                         f"e.g. {p.name}=2") from None
+                         f"e.g. {p.name}={param_text(p, p.default)}") from None
 
 
 def _check_value(strategy: str, p: Param, value) -> None:
@@ -160,7 +160,7 @@ def _check_value(strategy: str, p: Param, value) -> None:
     if (isinstance(value, (bool, np.bool_))
             or not isinstance(value, (int, float, np.integer, np.floating))
             or not math.isfinite(value)):
-        raise ValueError(f"{where} needs a number, e.g. {p.name}=2, not {value!r}")
+        raise ValueError(f"{where} needs a number, e.g. {p.name}={param_text(p, p.default)}, not {value!r}")
     if p.kind in ("count", "whole"):
         low = 1 if p.kind == "count" else 0
         if value != int(value) or not low <= value <= p.high:
