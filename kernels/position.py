@@ -39,12 +39,8 @@ def deal(pos, deck, rules):
     leader = np.int64(pos[DEALER]) + 1
     if leader == n:
         leader = 0
-    seat = leader
-    for i in range(n):
-        pos[ix(VOID + seat)] = ZERO
-        seat += 1
-        if seat == n:
-            seat = 0
+    for s in range(n):                    # a new hand: nothing trailed beside yet
+        pos[ix(VOID + s)] = ZERO
     for _ in range(rules[R_HAND]):
         seat = leader
         for i in range(n):

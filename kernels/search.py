@@ -4,11 +4,11 @@
 They see what their seat sees (`position.unseen`): a determinization deals
 the unseen cards at random to the other hands (their sizes are public) and to
 the undealt deck, less often giving a seat a card it has trailed beside
-(`determinize_inferred`, weight `infer`); a rollout plays the round out with a fast strategy (or a
-user's, see `users`). When no
-card is hidden any more (the deck is out and only one other seat holds
-cards), `endgame` solves the rest of the round exactly by minimax on the
-round point margin. All scratch space is in `search_scratch()`:
+(`determinize_inferred`, weight `infer`); a rollout plays the round out
+with a fast strategy (or a user's, see `users`). When no card is hidden
+any more (the deck is out and only one other seat holds cards), `endgame`
+solves the rest of the round exactly by minimax on the round point margin.
+All scratch space is in `search_scratch()`:
 
     spos, rpos   determinized / rollout positions (uint64[POS_SIZE])
     sdeck, rdeck their deck orders (int64[40])
@@ -99,11 +99,10 @@ def determinize(pos, deck, seat, rng, dpos, ddeck, work):
 
 @kernel
 def determinize_inferred(pos, deck, seat, rng, dpos, ddeck, work, trust):
-    """`determinize`, weighing each deal by what trails tell: a seat that
-    trailed this deal beside a card it holds (`VOID`) is taken to have done
-    so with odds 1 - `trust` against one that could not capture. Rejection
-    sampling: a deal keeps with probability (1 - trust) per such seat (the
-    TRIES-th deal is kept whatever it is)."""
+    """`determinize`, weighing each deal by what trails tell: a deal that
+    gives a seat a card it trailed beside this deal (`VOID`) counts 1 - `trust`
+    times as likely as one that does not, per such seat. By rejection: such a
+    deal is kept with probability 1 - `trust` (the TRIES-th deal whatever it is)."""
     for _ in range(TRIES):
         determinize(pos, deck, seat, rng, dpos, ddeck, work)
         keep = True

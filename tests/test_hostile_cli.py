@@ -285,6 +285,24 @@ def test_ctrl_c_at_start_up_is_one_line_and_exit_130(tmp_path, delay):
     assert stdout == ""
 
 
+def test_ctrl_c_that_python_wraps_in_another_error_is_still_an_interrupt(tmp_path, monkeypatch):
+    """Ctrl-C inside a class body while a library imports comes out as a
+    RuntimeError caused by the KeyboardInterrupt: exit 130, one line."""
+    def interrupted_import(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Error calling __set_name__ on 'cached_property'") from e
+
+    monkeypatch.setattr("scopa_sim.cli.simulate.execute", interrupted_import)
+    result = cli("simulate", "--rounds", "10", "--out", tmp_path / "run", "--quiet")
+    assert result.exit_code == 130
+    assert result.stderr == "interrupted\n"
+    monkeypatch.setattr("scopa_sim.cli.simulate.execute", lambda *a, **k: 1 / 0)
+    with pytest.raises(ZeroDivisionError):                  # any other error is not hidden
+        cli("simulate", "--rounds", "10", "--out", tmp_path / "run2", "--quiet")
+
+
 def test_ctrl_c_while_a_strategy_never_returns_is_one_line_and_exit_130(tmp_path):
     """A user strategy stuck in a loop: Ctrl-C still ends the program at
     once, without waiting for the batch."""

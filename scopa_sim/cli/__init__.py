@@ -44,6 +44,18 @@ import click  # noqa: E402
 from .options import Interrupted  # noqa: E402
 
 
+def _from_interrupt(e: BaseException) -> bool:
+    """Whether Ctrl-C raised `e`: a KeyboardInterrupt in its chain of causes
+    (Python wraps one raised in `__set_name__`, for one, in a RuntimeError)."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
 class Cli(click.Group):
     """A group whose errors are one line on stderr with exit code 2, and
     Ctrl-C one line with exit code 130."""
@@ -65,6 +77,10 @@ class Cli(click.Group):
             self._leave(2, "error: " + (f"{e.filename}: {e.strerror}" if e.filename else str(e)))
         except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as e:
             self._leave(130, isinstance(e, Interrupted) and str(e) or "interrupted")
+        except Exception as e:
+            if not _from_interrupt(e):
+                raise
+            self._leave(130, "interrupted")     # e.g. Ctrl-C in a class body while importing
 
     def _leave(self, code: int, message: str):
         """One line on stderr (user text verbatim, on one line), then exit.
