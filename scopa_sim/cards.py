@@ -82,5 +82,11 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 def cards_of(mask: int) -> list[int]:
-    """The cards of a bitmask, ascending."""
-    return [c for c in range(40) if mask >> c & 1]
+    """The cards of a bitmask (an int or a numpy integer), ascending: a loop
+    over its set bits."""
+    mask, out = int(mask), []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

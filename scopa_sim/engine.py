@@ -17,7 +17,7 @@ import numpy as np
 
 from . import kernels, schema
 from .checks import MAX_SEED, SEED_SPAN, whole
-from .cards import Card, card_name, mask_of, names, parse_card, parse_cards
+from .cards import Card, card_name, cards_of, mask_of, names, parse_card, parse_cards
 from .kernels import layout as L, position as P
 from .rules import Rules
 
@@ -47,13 +47,8 @@ def _packed(rules: Rules) -> np.ndarray:
 
 
 def _cards_of(mask: int) -> tuple[int, ...]:
-    """The cards of a bitmask, ascending (a loop over its set bits)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+    """The cards of a bitmask, ascending, as a tuple (a move's capture)."""
+    return tuple(cards_of(mask))
 
 
 def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:
