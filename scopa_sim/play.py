@@ -47,12 +47,19 @@ class Seats:
 
     def context(self):
         """A fresh users context (`kernels.users`) with these user strategies
-        in their slots."""
-        return kernels.users.context(*self._slots())
+        in their slots, its observation holding the rules (as `play_units`
+        puts them once per batch)."""
+        return self._with_rules(kernels.users.context(*self._slots()))
 
     def scratch(self):
         """Fresh kernel scratch with this users context."""
-        return kernels.scratch(*self._slots())
+        scratch = kernels.scratch(*self._slots())
+        self._with_rules(scratch[-1])
+        return scratch
+
+    def _with_rules(self, context):
+        kernels.observe.observe_rules(self.packed, context[3])
+        return context
 
     def name(self, strategy: int) -> str:
         """A strategy id as the run names it."""
@@ -170,7 +177,6 @@ class Seats:
     def _user_choice(self, spec: UserSpec, seat, pos, n, cards, takes, p, scratch):
         rng, users = scratch[0], scratch[-1]
         obs = users[3]
-        kernels.observe.observe_rules(self.packed, obs)
         kernels.observe.observe(seat, pos, self.packed, users[2], rng, obs)
         if spec.jitted:
             return spec.function(obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())

@@ -116,7 +116,7 @@ def test_a_python_strategy_sees_the_game_scores():
 # -- failures -------------------------------------------------------------------
 BAD = textwrap.dedent('''
     import numba
-    from scopa_sim.observation import PLAYS
+    from scopa_sim.observation import PLAYS, RULES
 
     @numba.njit
     def raiser(obs, cards, takes, params):
@@ -127,6 +127,10 @@ BAD = textwrap.dedent('''
     @numba.njit
     def wild(obs, cards, takes, params):
         return cards.shape[0] + 3 if obs[PLAYS] == 7 else 0
+
+    @numba.njit
+    def rulebound(obs, cards, takes, params):
+        return 0 if obs[RULES] > 0 else -1         # the number of players
 
     @numba.njit
     def short(obs, cards):
@@ -210,6 +214,15 @@ def test_a_rollout_fault_is_reported_as_a_rollout(bad):
         run(("greedy", f"pimc:samples=2,rollout={bad}:wild"), rounds=5)
     with pytest.raises(ValueError, match="must be a jitted"):
         parse_strategy(f"pimc:rollout={bad}:pywild")
+
+
+def test_a_user_rollout_sees_the_rules_on_every_path(bad):
+    """In the batch kernel, in the Python round loop (a Python seat beside
+    it) and in Round.suggest: the observation holds the rules."""
+    rollout = f"pimc:samples=2,rollout={bad}:rulebound"
+    run(("greedy", rollout), rounds=5)
+    run((lambda obs, moves: 0, rollout), rounds=5)
+    scopa_sim.Round(deck=list(range(40))).suggest(rollout)
 
 
 def test_cli_errors_are_one_line(bad, tmp_path):
