@@ -529,6 +529,7 @@ def advise_round(game, score: str | Sequence[int] | None = None, strategy=DEFAUL
         raise ValueError(f"advise_round takes a Round or a Game, not {type(game).__name__}")
     if rnd.done:
         raise ValueError("the round is over")
+    rnd._ready()                         # changes by hand checked, as for Round.suggest
     pos, deck = rnd.kernel_position()
     return _frame(evaluate(rnd.rules, pos, deck, rnd.turn, score, strategy, rollouts,
                            until_halfwidth, early_stop, seed, workers, scheduler))

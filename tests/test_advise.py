@@ -194,6 +194,13 @@ def test_a_game_being_stepped_is_advised_with_its_score():
     assert sorted(df.move) == sorted(move_text(c, t) for c, t in game.legal_moves())
 
 
+def test_a_round_changed_by_hand_is_checked_before_it_is_advised():
+    rnd = Round(deck=list(range(40)))
+    rnd.hands[1].append(rnd.deck[0])                           # a card in two places
+    with pytest.raises(ValueError, match="a card in two places"):
+        advise_round(rnd, rollouts=50)
+
+
 # ---- the command line ------------------------------------------------------------------
 def test_cli_table_and_json():
     for score in ([], ["--score", "5-7"]):
