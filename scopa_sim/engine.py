@@ -439,46 +439,38 @@ class Round:
     def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:
         """The move `strategy` (e.g. "pimc:samples=100", "endgame") would play
         for the seat to move, seeing only what that seat sees."""
+        return self._suggest(strategy, seed)
+
+    def _suggest(self, strategy, seed, scores=()) -> Move:
+        """`suggest`, drawing from stream (seed, 0); `scores` (a game's before
+        this round) are what a user strategy's observation shows. A built-in
+        plays by the one call of the kernels' strategy dispatch; a user
+        strategy (or a built-in with a user rollout) through the seats of a
+        batch (`play.Seats`), which say which strategy failed and where."""
+        from .play import Seats
         from .strategies import parse_strategy
         s, seed = parse_strategy(strategy), _seed(seed)
         if self.done:
             raise ValueError("the round is over")
         self._ready()
-        if s.users():
-            return self._choose_user(s, seed)
-        return self._choose(s.spec.id, s.vector(), seed)
-
-    def _choose_user(self, strategy, seed: np.uint64, scores=()) -> Move:
-        """`_choose` for a user strategy (or a built-in with a user rollout),
-        through the seats of a batch (`play.Seats`); `scores`, the game's
-        before this round, are what its observation shows."""
-        from .play import Seats
-        seats = Seats(self.rules, [strategy] * self.rules.players)
-        scratch = _scratch()[:_USERS] + (seats.context(),)
-        scratch[_USERS][2][:len(scores)] = scores
-        pos, turn = self._pos, self.turn
-        cards, takes = scratch[_CARDS], scratch[_TAKES]
+        pos, turn, scratch = self._pos, self.turn, _scratch()
+        seats = Seats(self.rules, [s] * self.rules.players) if s.users() else None
+        if seats:
+            scratch = scratch[:_USERS] + (seats.context(),)
+            scratch[_USERS][2][:len(scores)] = scores
+        cards, takes, rng = scratch[_CARDS], scratch[_TAKES], scratch[_RNG]
         n = kernels.legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
                                 scratch[_WORK])
-        kernels.rng.stream(seed, 0, scratch[_RNG])
-        i = seats.decide(turn, pos, self._deck, n, scratch,
-                         lambda: f"this position (seat {turn}, play {len(self.moves) + 1})")
-        return int(cards[i]), _cards_of(int(takes[i]))
-
-    def _choose(self, strategy: int, params: np.ndarray, seed: np.uint64) -> Move:
-        """The move of kernel strategy `strategy` (parameter vector `params`)
-        for the seat to play, drawing from stream (seed, 0): the one call of
-        the kernels' strategy dispatch. The position must be checked."""
-        s, pos, turn = _scratch(), self._pos, self.turn
-        cards, takes = s[_CARDS], s[_TAKES]
-        n = kernels.legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
-                                s[_WORK])
-        kernels.rng.stream(seed, 0, s[_RNG])
-        i = kernels.batch.call(kernels.strategies.choose, strategy, params, turn, pos,
-                               self._deck, self._packed, n, cards, takes, s[_RNG], s[_WORK],
-                               s[_SEARCH], s[_USERS])
-        if not 0 <= i < n:
-            raise RuntimeError(f"strategy {strategy} chose move {i} of {n}")
+        kernels.rng.stream(seed, 0, rng)
+        if seats:
+            i = seats.decide(turn, pos, self._deck, n, scratch,
+                             lambda: f"this position (seat {turn}, play {len(self.moves) + 1})")
+        else:
+            i = kernels.batch.call(kernels.strategies.choose, s.spec.id, s.vector(), turn, pos,
+                                   self._deck, self._packed, n, cards, takes, rng,
+                                   scratch[_WORK], scratch[_SEARCH], scratch[_USERS])
+            if not 0 <= i < n:
+                raise RuntimeError(f"strategy {s} chose move {i} of {n}")
         return int(cards[i]), _cards_of(int(takes[i]))
 
     def kernel_position(self) -> tuple[np.ndarray, np.ndarray]:
@@ -627,12 +619,7 @@ class Game:
     def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:
         """`Round.suggest` for the round being played; a user strategy's
         observation shows the game's scores."""
-        from .strategies import parse_strategy
-        s = parse_strategy(strategy)
-        if s.users() and not self.round.done:
-            self.round._ready()
-            return self.round._choose_user(s, _seed(seed), self.scores)
-        return self.round.suggest(s, seed)
+        return self.round._suggest(strategy, seed, self.scores)
 
     def log(self) -> str:
         """Every round's log, with the scores after it."""
