@@ -59,13 +59,20 @@ def play_round(choose, deck, dealer, rules, strategies, params, rng,
         log[at, 0], log[at, 1], log[at, 2] = seat, card, np.int64(take)
         play += 1
         play_move(pos, deck, rules, card, take)
+    end_round(pos, rules, dealer, out, info)
+    return True
+
+
+@kernel
+def end_round(pos, rules, dealer, out, info):
+    """Finish a played-out round: the table to the last capturer, the sides'
+    results into `out` (zeroed first) and the round's fields into `info`."""
     info[Q_LEFTOVER] = finish_round(pos, rules)
     out[:, :] = 0
     score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, out)
     info[Q_DEALER] = dealer
     info[Q_LAST_CAPTURER] = np.int64(pos[LAST]) - 1
     info[Q_CAPTURES] = np.int64(pos[CAPTURES])
-    return True
 
 
 @kernel

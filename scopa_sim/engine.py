@@ -427,8 +427,7 @@ class Round:
         r, pos = self.rules, self._pos
         out = np.zeros((r.n_sides, L.N_SIDE), np.int16)
         kernels.score_round(pos[P.PILE:P.PILE + L.MAX_PLAYERS],
-                            pos[P.SCOPAS:P.SCOPAS + L.MAX_PLAYERS].astype(np.int64),
-                            self._packed, out)
+                            pos[P.SCOPAS:P.SCOPAS + L.MAX_PLAYERS], self._packed, out)
         row = {"dealer": self.dealer, "last_capturer": self.last_capturer,
                "leftover": self._leftover, "captures": self.captures}
         for t in range(r.n_sides):

@@ -131,11 +131,7 @@ class Seats:
                     log[play] = seat, cards[i], np.int64(takes[i])
                     play += 1
                     P.play_move(pos, deck, rules, cards[i], takes[i])
-                fields[L.Q_LEFTOVER] = P.finish_round(pos, rules)
-                result[:, :] = 0
-                K.score_round(pos[P.PILE:P.PILE + 6], pos[P.SCOPAS:P.SCOPAS + 6], rules, result)
-                fields[L.Q_DEALER], fields[L.Q_CAPTURES] = dealer, int(pos[P.CAPTURES])
-                fields[L.Q_LAST_CAPTURER] = int(pos[P.LAST]) - 1
+                K.round.end_round(pos, rules, dealer, result, fields)
                 if games:
                     scores[:n_sides] += result[:, L.S_POINTS]
                     result[:, L.S_SCORE] = scores[:n_sides]
