@@ -137,15 +137,17 @@ def digest_of(path: Path) -> str:
 
 def _module_from_file(path: Path, text: str):
     """Execute a strategy file as a module of its own (one per file and
-    content), so that two files of the same name never mix."""
+    content), so that two files of the same name never mix; the module and
+    the sha256 of the bytes it was made from (the file is read once)."""
     try:
         data = path.read_bytes()
     except OSError as e:
         raise UserStrategyError(f"strategy {text}: cannot read {path}: "
                                 f"{e.strerror or e}") from None
+    digest = hashlib.sha256(data).hexdigest()
     name = "scopa_user_" + hashlib.sha256(str(path).encode() + b"\0" + data).hexdigest()[:16]
     if name in sys.modules:
-        return sys.modules[name]
+        return sys.modules[name], digest
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
@@ -155,7 +157,7 @@ def _module_from_file(path: Path, text: str):
         del sys.modules[name]
         raise UserStrategyError(f"strategy {text}: {path.name} fails to load: "
                                 f"{type(e).__name__}: {e}") from None
-    return module
+    return module, digest
 
 
 def load(text: str) -> UserSpec:
@@ -172,8 +174,8 @@ def load(text: str) -> UserSpec:
         if path.suffix != ".py":
             raise UserStrategyError(f"strategy {text}: {where} is not a Python file (.py)")
         path = path.resolve()
-        module = _module_from_file(path, text)
-        source, digest = str(path), digest_of(path)
+        module, digest = _module_from_file(path, text)
+        source = str(path)
     else:
         try:
             module = importlib.import_module(where)
