@@ -32,16 +32,7 @@ from .layout import R_SIDES, R_TEAM, S_POINTS
 from .moves import legal_moves
 from .position import HAND, TABLE, TURN, is_over, play_move, unseen
 from .rng import stream
-from .search import determinize, hidden_holder, minimax, score_into
-
-NO_ROOM = -1e9                      # what minimax returns when it runs out of scratch
-
-
-@kernel
-def copy_row(dst, src):
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
+from .search import NO_ROOM, copy_into, determinize, hidden_holder, minimax, score_into
 
 @kernel
 def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work):
@@ -63,8 +54,8 @@ def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, car
         determinize(pos, deck, seat, rng, spos, sdeck, work)
         saved[0] = rng[0]
         for j in range(n):
-            copy_row(rpos, spos)
-            copy_row(rdeck, sdeck)
+            copy_into(rpos, spos)
+            copy_into(rdeck, sdeck)
             rng[0] = saved[0]                         # the same draws for every move
             play_move(rpos, rdeck, rules, cards[j], takes[j])
             play_out(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work)
@@ -81,14 +72,14 @@ def exact_values(seat, pos, deck, rules, n, cards, takes, values, out, lpos, lca
     scratch is too small (the caller checks `search.solvable` first)."""
     side = rules[R_TEAM + seat]
     n_sides = rules[R_SIDES]
-    copy_row(stack[0], pos)
+    copy_into(stack[0], pos)
     holder = hidden_holder(pos, seat, rules)
     if holder >= 0:
         stack[0, HAND + holder] = unseen(pos, seat)
     for j in range(n):
-        copy_row(lpos, stack[0])
+        copy_into(lpos, stack[0])
         play_move(lpos, deck, rules, cards[j], takes[j])
-        copy_row(stack[1], lpos)
+        copy_into(stack[1], lpos)
         v = minimax(stack, 1, deck, rules, side, -np.inf, np.inf, mcards, mtakes, work, sout,
                     frames, bounds)
         if v == NO_ROOM:
@@ -99,7 +90,7 @@ def exact_values(seat, pos, deck, rules, n, cards, takes, values, out, lpos, lca
             m = legal_moves(lpos[HAND + mover], lpos[TABLE], rules, lcards, ltakes, work)
             pick = 0
             for i in range(m):
-                copy_row(stack[1], lpos)
+                copy_into(stack[1], lpos)
                 play_move(stack[1], deck, rules, lcards[i], ltakes[i])
                 w = minimax(stack, 1, deck, rules, side, -np.inf, np.inf, mcards, mtakes, work,
                             sout, frames, bounds)

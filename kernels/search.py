@@ -46,6 +46,7 @@ T_VISITS, T_AVAIL, T_REWARD = range(3)
 F_BASE, F_COUNT, F_NEXT, F_MAX = range(4)        # endgame plies (in the idle tree arrays)
 B_ALPHA, B_BETA, B_VALUE = range(3)
 TRIES = 32                          # determinize_inferred's deals at most
+NO_ROOM = -1e9                      # what minimax returns when it runs out of scratch
 REWARD_SCALE = 0.1                  # a point of margin, as an ISMCTS reward
 
 
@@ -199,7 +200,7 @@ def minimax(stack, top, deck, rules, side, alpha, beta, cards, takes, work, out,
     Depth-first with an explicit stack (Numba cannot cache recursion): ply d
     works on the position stack[d], its moves at cards/takes[frames[d, BASE]:],
     the next to try frames[d, NEXT] of frames[d, COUNT], and its value and
-    window in bounds[d]. Returns -1e9 when it runs out of scratch room.
+    window in bounds[d]. Returns NO_ROOM when it runs out of scratch room.
     """
     d = top
     frames[d, F_BASE] = 0
@@ -218,7 +219,7 @@ def minimax(stack, top, deck, rules, side, alpha, beta, cards, takes, work, out,
                 room = popcount(pos[HAND + seat]) * (
                     min(1 << min(popcount(pos[TABLE]), 20), MOST_CAPTURES) + 1)
                 if d + 1 >= MAX_DEPTH or base + room > MAX_MOVES:
-                    return -1e9
+                    return NO_ROOM
                 m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards[base:],
                                 takes[base:], work)
                 frames[d, F_COUNT] = m
@@ -270,7 +271,7 @@ def solve(seat, pos, deck, rules, n, cards, takes, work, search):
         play_move(stack[1], deck, rules, cards[i], takes[i])
         v = minimax(stack, 1, deck, rules, side, best_v, np.inf, rcards, rtakes, work,
                     sout, frames, bounds)
-        if v == -1e9:
+        if v == NO_ROOM:
             return -1
         if v > best_v:
             best_v = v
@@ -315,7 +316,7 @@ def solve_sampled(seat, pos, deck, rules, n, cards, takes, rng, work, search, de
             play_move(stack[1], sdeck, rules, cards[i], takes[i])
             v = minimax(stack, 1, sdeck, rules, side, -np.inf, np.inf, rcards, rtakes, work,
                         sout, frames, bounds)
-            if v == -1e9:
+            if v == NO_ROOM:
                 return -1
             totals[i] += v
     return best_total(totals, n)

@@ -30,7 +30,9 @@ from .moves import legal_moves
 from .position import DECK, HAND, TABLE, TURN, is_over, play_move
 from .search import (
     MAX_DEPTH,
+    NO_ROOM,
     copy_into,
+    dealt_out,
     determinize_inferred,
     hand_cards,
     margin,
@@ -50,11 +52,11 @@ def playout(strategy, tail, side, pos, deck, rules, rng, cards, takes, work, out
     is out and at most `tail` cards are in hands; `side`'s round margin."""
     solving = tail > 0
     while not is_over(pos):
-        if solving and pos[DECK] >= N_CARDS and hand_cards(pos, rules) <= tail:
+        if solving and dealt_out(pos, rules, tail):
             copy_into(stack[0], pos)
             v = minimax(stack, 0, deck, rules, side, -np.inf, np.inf, cards, takes, work,
                         out, frames, bounds)
-            if v != -1e9:
+            if v != NO_ROOM:
                 return v
             solving = False                         # no room: play it out instead
         seat = np.int64(pos[TURN])
