@@ -53,6 +53,16 @@ def _cycle_solve(rhs: np.ndarray, stay: np.ndarray) -> np.ndarray:
     return np.linalg.solve(m, rhs)
 
 
+def tied_chances(dist) -> np.ndarray:
+    """P(side 0 wins the game | tied at or above the target, seat d deals the
+    next round), for each d: the next round's leader in points wins (`dist`
+    as in `win_table`)."""
+    a_idx, b_idx = np.arange(dist.shape[1])[:, None], np.arange(dist.shape[2])[None, :]
+    win_now = (dist * (a_idx > b_idx)).sum((1, 2))
+    tie_now = (dist * (a_idx == b_idx)).sum((1, 2))
+    return _cycle_solve(win_now, tie_now)
+
+
 def win_table(dist, target: int) -> np.ndarray:
     """P(side 0 wins the game | the score is (s0, s1) and seat d deals the
     next round) as v[s0, s1, d], for every score below the target.
@@ -66,11 +76,7 @@ def win_table(dist, target: int) -> np.ndarray:
         raise ValueError("target must be a positive whole number")
     seats, na, nb = dist.shape
     nxt = (np.arange(seats) + 1) % seats
-    a_idx, b_idx = np.arange(na)[:, None], np.arange(nb)[None, :]
-    # Tied at or above the target: the next round's leader in points wins.
-    win_now = (dist * (a_idx > b_idx)).sum((1, 2))
-    tie_now = (dist * (a_idx == b_idx)).sum((1, 2))
-    tied = _cycle_solve(win_now, tie_now)
+    tied = tied_chances(dist)
     # V[s0, s1, d] on a grid padded so that (s0 + a, s1 + b) is always inside;
     # cells at or above the target hold the end-of-round outcome.
     size0, size1 = target + na, target + nb

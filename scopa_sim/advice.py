@@ -338,17 +338,11 @@ def _game_chances(rules: Rules, strategy: str):
     """(v[s0, s1, dealer], tied[dealer]): P(side 0 wins the game) from each
     score below the target, and from a tie at or above it, with the next
     round dealt by `dealer`, in self-play of `strategy`."""
-    from .analysis.markov import win_table
+    from .analysis.markov import tied_chances, win_table
     from .analysis.odds import simulated_counts
     counts = simulated_counts((strategy, strategy), rules, 0, GAME_ROUNDS).astype(np.float64)
     dist = counts / counts.sum((1, 2), keepdims=True)
-    a = np.arange(dist.shape[1])[:, None]
-    b = np.arange(dist.shape[2])[None, :]
-    win_now, tie_now = (dist * (a > b)).sum((1, 2)), (dist * (a == b)).sum((1, 2))
-    p = len(dist)                       # tied: V[d] = win_now[d] + tie_now[d] V[d + 1]
-    m = np.eye(p)
-    m[np.arange(p), (np.arange(p) + 1) % p] -= tie_now
-    return win_table(dist, rules.target), np.linalg.solve(m, win_now)
+    return win_table(dist, rules.target), tied_chances(dist)
 
 
 def _win_game(points, side, score, rules: Rules, next_dealer: int, strategy: str):
