@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import mine_theirs, whole
+from ..checks import below_target, mine_theirs, whole
 from ..rules import Rules
 from ..runner import simulate
 from ..strategies import split_strategies
@@ -23,11 +23,7 @@ def simulated_counts(strategies, rules: Rules, seed: int, rounds: int, workers=N
 
 def parse_score(text: str, rules: Rules) -> tuple[int, int]:
     """"7-9" -> (7, 9): both whole numbers below the target."""
-    score = mine_theirs(text, "a score")
-    if max(score) >= rules.target:
-        raise ValueError(f"score {text} is not below the target {rules.target}: that game "
-                         f"is over (or plays on from a tie, which the odds do not cover)")
-    return score
+    return below_target(mine_theirs(text, "a score"), rules.target, "the odds do not cover")
 
 
 def odds(strategies=("counter", "counter"), rules="scopa", score=None, dealer=None,

@@ -54,7 +54,7 @@ import pandas as pd
 
 from . import kernels
 from .cards import Card, card_name, cards_of, mask_of, names, parse_cards
-from .checks import MAX_SEED, SEED_SPAN, mine_theirs, whole
+from .checks import MAX_SEED, SEED_SPAN, below_target, mine_theirs, whole
 from .executors import executor, stream
 from .kernels import ids, layout as L, position as P
 from .kernels.batch import call
@@ -113,12 +113,7 @@ def check_score(score, rules: Rules) -> tuple[int, int] | None:
     if rules.n_sides != 2:
         raise ValueError(f"the chance of winning the game needs rules with two sides; "
                          f"{rules.name} has {rules.n_sides}")
-    mine, theirs = _pair(score, "the score")
-    if max(mine, theirs) >= rules.target:
-        raise ValueError(f"score {mine}-{theirs} is not below the target {rules.target}: "
-                         f"that game is over (or plays on from a tie, which advise does not "
-                         f"take)")
-    return mine, theirs
+    return below_target(_pair(score, "the score"), rules.target, "advise does not take")
 
 
 def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopas=None,

@@ -18,6 +18,16 @@ def whole(value, name: str, low: int, high: int, span: str | None = None) -> int
     return int(value)
 
 
+def below_target(score: tuple[int, int], target: int, untaken: str) -> tuple[int, int]:
+    """A game score (mine, theirs) as it is if both are below the target;
+    else a ValueError (that game is over, or plays on from a tie, which
+    `untaken` says the caller does not take)."""
+    if max(score) >= target:
+        raise ValueError(f"score {score[0]}-{score[1]} is not below the target {target}: that "
+                         f"game is over (or plays on from a tie, which {untaken})")
+    return score
+
+
 def mine_theirs(text: str, name: str) -> tuple[int, int]:
     """"7-9" -> (7, 9): two whole numbers written MINE-THEIRS (a score, the
     scopas), or a ValueError naming `name`."""
