@@ -16,7 +16,7 @@ from .kernels.users import (
     F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user)
 from .observation import Observation
 from .rules import Rules
-from .strategies import Strategy, pack_strategies, user_slots
+from .strategies import Strategy, pack_strategies
 from .user import UserSpec, python_arity
 
 
@@ -31,8 +31,7 @@ class Seats:
     def __init__(self, rules: Rules, strategies):
         self.rules = rules
         self.packed = rules.pack()
-        self.ids, self.params, self.seats = pack_strategies(strategies, rules)
-        self.users = user_slots(self.seats)
+        self.ids, self.params, self.seats, self.users = pack_strategies(strategies, rules)
         self.python = any(not u.jitted for u in self.users)
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
         self._takes_params = {u: python_arity(u.function) == 3

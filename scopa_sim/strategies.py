@@ -217,13 +217,16 @@ def user_slots(seats) -> list[UserSpec]:
     return found
 
 
-def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Strategy]]:
-    """Strategy ids and parameter rows per seat (see `seats_of`), and the seats."""
+def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Strategy],
+                                                list[UserSpec]]:
+    """Strategy ids and parameter rows per seat (see `seats_of`), the seats,
+    and the user strategies in slot order (`user_slots`)."""
     seats = seats_of(strategies, rules)
-    slots = {u: k for k, u in enumerate(user_slots(seats))}
+    users = user_slots(seats)
+    slots = {u: k for k, u in enumerate(users)}
     strategy_ids = np.zeros(layout.MAX_PLAYERS, np.int64)
     params = np.zeros((layout.MAX_PLAYERS, layout.N_PARAMS), np.float64)
     for i, s in enumerate(seats):
         strategy_ids[i] = ids.USER + slots[s.spec] if isinstance(s.spec, UserSpec) else s.spec.id
         params[i] = s.vector(slots)
-    return strategy_ids, params, seats
+    return strategy_ids, params, seats, users

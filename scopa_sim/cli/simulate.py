@@ -109,7 +109,7 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     from ..analysis.summary import Tally
     from ..executors import executor, stream
     from ..kernels import needs_compile
-    from ..play import Seats
+    from ..strategies import pack_strategies
     spec = run.spec
     run.clean_temporaries()
     tally = Tally(spec.rules)
@@ -123,7 +123,7 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     rounds_run = 0
     try:
         with executor(workers, scheduler) as ex, bar:
-            compiling = needs_compile(Seats(spec.rules, spec.strategies).ids)
+            compiling = needs_compile(pack_strategies(spec.strategies, spec.rules)[0])
             first = "compiling kernels, first run only" if compiling else ""
             bar_task = bar.add_task("", total=spec.units, completed=done_units, note=first)
             start = time.perf_counter()
