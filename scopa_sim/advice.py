@@ -58,7 +58,7 @@ from .checks import MAX_SEED, SEED_SPAN, below_target, mine_theirs, whole
 from .executors import executor, stream
 from .kernels import ids, layout as L, position as P
 from .kernels.batch import call
-from .rules import Rules
+from .rules import Rules, packed
 
 DEFAULT_STRATEGY = "heuristic"
 FAST_IDS = (ids.RANDOM, ids.GREEDY, ids.HEURISTIC, ids.COUNTER)
@@ -379,7 +379,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
                                             and 0 < until_halfwidth < 100):
         raise ValueError(f"until_halfwidth is a number of points above 0, e.g. 0.05, "
                          f"not {until_halfwidth!r}")
-    rules_v = rules.pack()
+    rules_v = packed(rules)
     side = rules.teams[seat]
     n_sides = rules.n_sides
     cards = np.zeros(L.MAX_MOVES, np.int64)

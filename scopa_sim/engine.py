@@ -19,7 +19,7 @@ from . import kernels, schema
 from .checks import MAX_SEED, SEED_SPAN, whole
 from .cards import Card, card_name, cards_of, mask_of, names, parse_card, parse_cards
 from .kernels import layout as L, position as P
-from .rules import Rules
+from .rules import Rules, packed
 
 Move = tuple[int, tuple[int, ...]]
 OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
@@ -37,13 +37,6 @@ def _scratch() -> tuple:
     if scratch is None:
         scratch = _THREAD.scratch = kernels.scratch()
     return scratch
-
-
-@functools.lru_cache(maxsize=64)
-def _packed(rules: Rules) -> np.ndarray:
-    """The rules vector (`Rules.pack`, a millisecond) made once per rule set;
-    the kernels only read it."""
-    return rules.pack()
 
 
 def _cards_of(mask: int) -> tuple[int, ...]:
@@ -123,7 +116,7 @@ def legal_captures(table: str | Iterable[Card], card: Card,
     table, card = parse_cards(table), parse_card(card)
     _disjoint([card], table)
     s = _scratch()
-    n = kernels.captures_of(np.uint64(mask_of(table)), card, _packed(rules), s[_TAKES], s[_WORK])
+    n = kernels.captures_of(np.uint64(mask_of(table)), card, packed(rules), s[_TAKES], s[_WORK])
     return [_cards_of(m) for m in s[_TAKES][:n].tolist()]
 
 
@@ -134,7 +127,7 @@ def legal_moves(hand: str | Iterable[Card], table: str | Iterable[Card],
     rules = Rules.resolve(rules)
     hand, table = parse_cards(hand), parse_cards(table)
     _disjoint(hand, table)
-    return _moves(np.uint64(mask_of(hand)), np.uint64(mask_of(table)), _packed(rules))
+    return _moves(np.uint64(mask_of(hand)), np.uint64(mask_of(table)), packed(rules))
 
 
 def _moves(hand: np.uint64, table: np.uint64, packed: np.ndarray) -> list[Move]:
@@ -171,7 +164,7 @@ class Round:
         dealer = _seat("dealer", dealer, self.rules.players)
         self.deck_order = list(deck)           # the round as dealt (None from a position)
         pos, order = np.zeros(P.POS_SIZE, np.uint64), np.array(deck, np.int64)
-        P.start_round(pos, order, dealer, _packed(self.rules))
+        P.start_round(pos, order, dealer, packed(self.rules))
         self._start(pos, order, deck[:self.rules.table_size], dealt=True)
 
     @classmethod
@@ -205,7 +198,7 @@ class Round:
         pos[P.TURN], pos[P.DEALER] = seat, dealer
         deal = bool(deck) and not any(hands)
         if deal:
-            P.deal(pos, order, _packed(r))
+            P.deal(pos, order, packed(r))
         _check_kernel_position(r, pos, order)
         game._start(pos, order, table, dealt=deal)
         return game
@@ -213,7 +206,7 @@ class Round:
     def _start(self, pos: np.ndarray, deck: np.ndarray, table: list[int], dealt: bool):
         """Hold a checked position (`pos`, `deck`), just dealt or set."""
         self._pos, self._deck = pos, deck
-        self._packed = _packed(self.rules)
+        self._packed = packed(self.rules)
         self._table0 = list(table)             # the table's order, as dealt or given
         self.moves: list[tuple[int, int, tuple[int, ...]]] = []
         # the hands (masks) dealt at the start, then after each play (None: no deal)

@@ -15,7 +15,7 @@ from .kernels import ids, layout as L, position as P
 from .kernels.users import (
     F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user)
 from .observation import Observation
-from .rules import Rules
+from .rules import Rules, packed
 from .strategies import Strategy, pack_strategies
 from .user import UserSpec, python_arity
 
@@ -30,7 +30,7 @@ class Seats:
 
     def __init__(self, rules: Rules, strategies):
         self.rules = rules
-        self.packed = rules.pack()
+        self.packed = packed(rules)
         self.ids, self.params, self.seats, self.users = pack_strategies(strategies, rules)
         self.python = any(not u.jitted for u in self.users)
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])

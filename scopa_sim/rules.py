@@ -9,6 +9,7 @@ back as the same rules (`Rules.preset("scopa-3+target=8")`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 
@@ -312,3 +313,10 @@ DESCRIPTIONS: dict[str, str] = {
                            "no further deals; to 11",
     "scopa-6": "six players in three teams of two (seats 0+3, 1+4, 2+5), 3-card deals; to 11",
 }
+
+
+@functools.lru_cache(maxsize=64)
+def packed(rules: Rules) -> np.ndarray:
+    """`rules.pack()` (a millisecond) made once per rule set and shared:
+    the kernels only read it, and so must every caller."""
+    return rules.pack()
