@@ -32,7 +32,8 @@ from .layout import R_SIDES, R_TEAM, S_POINTS
 from .moves import legal_moves
 from .position import HAND, TABLE, TURN, is_over, play_move, unseen
 from .rng import stream
-from .search import NO_ROOM, copy_into, determinize, hidden_holder, minimax, score_into
+from .search import (
+    NO_ROOM, copy_into, determinize, hidden_holder, minimax, score_into, value_after)
 
 @kernel
 def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work):
@@ -90,10 +91,8 @@ def exact_values(seat, pos, deck, rules, n, cards, takes, values, out, lpos, lca
             m = legal_moves(lpos[HAND + mover], lpos[TABLE], rules, lcards, ltakes, work)
             pick = 0
             for i in range(m):
-                copy_into(stack[1], lpos)
-                play_move(stack[1], deck, rules, lcards[i], ltakes[i])
-                w = minimax(stack, 1, deck, rules, side, -np.inf, np.inf, mcards, mtakes, work,
-                            sout, frames, bounds)
+                w = value_after(stack, lpos, deck, rules, side, lcards[i], ltakes[i], -np.inf,
+                                mcards, mtakes, work, sout, frames, bounds)
                 if w == NO_ROOM:
                     return -1
                 if w == v:

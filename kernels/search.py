@@ -254,6 +254,17 @@ def minimax(stack, top, deck, rules, side, alpha, beta, cards, takes, work, out,
         entering = False
 
 
+@kernel
+def value_after(stack, pos, deck, rules, side, card, take, alpha, cards, takes, work, out,
+                frames, bounds):
+    """The exact value (`minimax`, window alpha..inf) of `pos` after `card`
+    takes `take`, played on stack[1]."""
+    copy_into(stack[1], pos)
+    play_move(stack[1], deck, rules, card, take)
+    return minimax(stack, 1, deck, rules, side, alpha, np.inf, cards, takes, work, out,
+                   frames, bounds)
+
+
 @outlined
 def solve(seat, pos, deck, rules, n, cards, takes, work, search):
     """The best root move by exact search, or -1 if it cannot be solved here."""
@@ -267,10 +278,8 @@ def solve(seat, pos, deck, rules, n, cards, takes, work, search):
     best_i = -1
     best_v = -np.inf
     for i in range(n):
-        copy_into(stack[1], stack[0])
-        play_move(stack[1], deck, rules, cards[i], takes[i])
-        v = minimax(stack, 1, deck, rules, side, best_v, np.inf, rcards, rtakes, work,
-                    sout, frames, bounds)
+        v = value_after(stack, stack[0], deck, rules, side, cards[i], takes[i], best_v, rcards,
+                        rtakes, work, sout, frames, bounds)
         if v == NO_ROOM:
             return -1
         if v > best_v:
@@ -312,10 +321,8 @@ def solve_sampled(seat, pos, deck, rules, n, cards, takes, rng, work, search, de
     for _ in range(deals):
         determinize(pos, deck, seat, rng, spos, sdeck, work)
         for i in range(n):
-            copy_into(stack[1], spos)
-            play_move(stack[1], sdeck, rules, cards[i], takes[i])
-            v = minimax(stack, 1, sdeck, rules, side, -np.inf, np.inf, rcards, rtakes, work,
-                        sout, frames, bounds)
+            v = value_after(stack, spos, sdeck, rules, side, cards[i], takes[i], -np.inf,
+                            rcards, rtakes, work, sout, frames, bounds)
             if v == NO_ROOM:
                 return -1
             totals[i] += v
