@@ -46,7 +46,7 @@ STRATEGIES = (
     "pimc:samples=400,rollout=heuristic,infer=0", "pimc:samples=400,rollout=heuristic",
     "pimc:samples=1000,rollout=heuristic",
     "ismcts:iterations=200", "ismcts:iterations=600,rollout=heuristic",
-    "ismcts:iterations=600,rollout=counter", "spimc:budget=600", "spimc",
+    "ismcts:iterations=600,rollout=counter", "spimc:samples=100", "spimc",
 )
 SEARCH = ("pimc", "ismcts", "spimc")
 CARDS = 40

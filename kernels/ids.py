@@ -54,7 +54,7 @@ P_ROLLOUT = 1
 P_USE_ENDGAME = 2
 P_INFER = 3
 P_EXPLORATION = 4                              # ismcts
-P_BUDGET, P_TAIL, P_REACH = 0, 4, 5            # spimc (rollout, endgame, infer as pimc)
+P_TAIL, P_REACH = 4, 5                         # spimc (samples, rollout, endgame, infer as pimc)
 P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = 0, 1, 2, 3
 
 WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),
@@ -97,11 +97,11 @@ BUILTINS = (
             "hands, the best mean exact margin over that many sampled deals of the hidden "
             "cards; the `fallback` strategy before"),
     Builtin("spimc", SPIMC, "search",
-            (Param("budget", 2500.0, "count", 1_000_000), Param("rollout", HEURISTIC, "strategy"),
+            (Param("samples", 400.0, "count", 100_000), Param("rollout", HEURISTIC, "strategy"),
              Param("endgame", 1.0, "flag"), INFER, Param("tail", 6.0, "whole", 40),
              Param("reach", 12.0, "count", 40)),
-            "pimc with sequential halving: `budget` rollouts a decision, spread over rounds that "
-            "each drop the worse half of the moves (all on the same sampled deals); each "
+            "pimc's rollouts (`samples` per legal move) spent by sequential halving: rounds "
+            "that each drop the worse half of the moves (all on the same sampled deals); each "
             "rollout solved exactly once the deck is out and at most `tail` cards are in hands "
             "(0: never) in searches from at most `reach` cards in hands and deck; exact endgame "
             "when nothing is hidden"),

@@ -2,12 +2,13 @@
 and exact play at the end of each rollout (issue 13 item 1).
 
 Like `search.pimc` it deals the unseen cards at random and plays each root
-move out on the same deals (common random numbers), but with a fixed budget
-of rollouts per decision spread by sequential halving: ceil(log2 n) rounds,
-each with an equal share of the budget, split evenly among the surviving
-moves on fresh deals; after each round the worse half (by summed margin, all
-survivors having been played on the same deals) is dropped. So the few good
-moves get most of the rollouts.
+move out on the same deals (common random numbers), with as many rollouts
+as `pimc:samples=S` (S per legal move: a decision among more moves gets
+more), but spread by sequential halving: ceil(log2 n) rounds, each with an
+equal share of the budget, split evenly among the surviving moves on fresh
+deals; after each round the worse half (by summed margin, all survivors
+having been played on the same deals) is dropped. So the few good moves get
+most of the rollouts.
 
 A rollout plays with the `rollout` strategy until the deck is out and at most
 `tail` cards are left in hands; from there it is solved exactly inside the
@@ -24,7 +25,7 @@ the ISMCTS tree rows past the endgame's frames (idle here).
 import numpy as np
 
 from ._jit import kernel, spliced
-from .ids import P_BUDGET, P_INFER, P_REACH, P_ROLLOUT, P_TAIL, P_USE_ENDGAME
+from .ids import P_INFER, P_REACH, P_ROLLOUT, P_SAMPLES, P_TAIL, P_USE_ENDGAME
 from .layout import N_CARDS, R_SIDES, R_TEAM
 from .moves import legal_moves
 from .position import DECK, HAND, TABLE, TURN, is_over, play_move
@@ -81,7 +82,7 @@ def spimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     tail = np.int64(p[P_TAIL])
     if hand_cards(pos, rules) + N_CARDS - np.int64(pos[DECK]) > p[P_REACH]:
         tail = 0                                    # too far from the end to pay for it
-    budget = np.int64(p[P_BUDGET])
+    budget = np.int64(p[P_SAMPLES]) * n
     side = rules[R_TEAM + seat]
     rounds = 0
     while (1 << rounds) < n:

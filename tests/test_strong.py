@@ -6,7 +6,7 @@ import pytest
 import scopa_sim
 from scopa_sim import Round
 
-CHEAP = "spimc:budget=24"              # small, but every piece runs: halving, the exact tail
+CHEAP = "spimc:samples=10"             # small, but every piece runs: halving, the exact tail
 
 
 @pytest.mark.parametrize("preset", ["scopa", "scopa-3", "scopone-scientifico", "scopa-6"])
@@ -31,7 +31,7 @@ def _sweep_position():
                                deck="Qs 2d As 2c 6s 6h", dealer=1)
 
 
-@pytest.mark.parametrize("strategy", [CHEAP, "spimc:budget=200,tail=0", "spimc"])
+@pytest.mark.parametrize("strategy", [CHEAP, "spimc:samples=80,tail=0", "spimc"])
 def test_spimc_takes_an_open_sweep(strategy):
     game = _sweep_position()
     card, take = game.suggest(strategy, seed=1)
@@ -61,6 +61,23 @@ def test_spimc_hands_over_to_the_exact_endgame_when_nothing_is_hidden():
         for seat, card, take in traced.moves[:30]:
             game.play(card, take)
         if len(game.legal_moves()) > 1:
-            assert game.suggest("spimc:budget=8", seed=index) == game.suggest("endgame")
+            assert game.suggest("spimc:samples=3", seed=index) == game.suggest("endgame")
             checked += 1
     assert checked >= 3
+
+
+def test_two_moves_spimc_spends_what_pimc_spends_on_the_same_deals():
+    """`samples` means what it means for pimc: with two legal moves sequential
+    halving has one round, so spimc without the exact tail is pimc with
+    heuristic rollouts, deal for deal."""
+    compared = 0
+    for index in range(12):
+        traced = scopa_sim.trace_round(seed=8, index=index, strategies=("greedy", "counter"))
+        game = Round(deck=list(traced.deck_order), dealer=traced.dealer)
+        for seat, card, take in traced.moves[:20]:
+            if len(game.legal_moves()) == 2:
+                assert (game.suggest("spimc:samples=6,tail=0", seed=index)
+                        == game.suggest("pimc:samples=6,rollout=heuristic", seed=index))
+                compared += 1
+            game.play(card, take)
+    assert compared >= 5
