@@ -97,7 +97,7 @@ BUILTINS = (
             "hands, the best mean exact margin over that many sampled deals of the hidden "
             "cards; the `fallback` strategy before"),
     Builtin("spimc", SPIMC, "search",
-            (Param("samples", 400.0, "count", 100_000), Param("rollout", HEURISTIC, "strategy"),
+            (Param("samples", 400.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
              Param("endgame", 1.0, "flag"), INFER, Param("tail", 6.0, "whole", 40),
              Param("reach", 12.0, "count", 40)),
             "pimc's rollouts (`samples` per legal move) spent by sequential halving: rounds "

@@ -68,8 +68,8 @@ def test_spimc_hands_over_to_the_exact_endgame_when_nothing_is_hidden():
 
 def test_two_moves_spimc_spends_what_pimc_spends_on_the_same_deals():
     """`samples` means what it means for pimc: with two legal moves sequential
-    halving has one round, so spimc without the exact tail is pimc with
-    heuristic rollouts, deal for deal."""
+    halving has one round, so spimc without the exact tail is pimc (both
+    roll out with counter), deal for deal."""
     compared = 0
     for index in range(12):
         traced = scopa_sim.trace_round(seed=8, index=index, strategies=("greedy", "counter"))
@@ -77,7 +77,7 @@ def test_two_moves_spimc_spends_what_pimc_spends_on_the_same_deals():
         for seat, card, take in traced.moves[:20]:
             if len(game.legal_moves()) == 2:
                 assert (game.suggest("spimc:samples=6,tail=0", seed=index)
-                        == game.suggest("pimc:samples=6,rollout=heuristic", seed=index))
+                        == game.suggest("pimc:samples=6", seed=index))
                 compared += 1
             game.play(card, take)
     assert compared >= 5
