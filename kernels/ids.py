@@ -99,7 +99,7 @@ BUILTINS = (
     Builtin("spimc", SPIMC, "search",
             (Param("samples", 400.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
              Param("endgame", 1.0, "flag"), INFER, Param("tail", 6.0, "whole", 40),
-             Param("reach", 12.0, "count", 40)),
+             Param("reach", 18.0, "count", 40)),
             "pimc's rollouts (`samples` per legal move) spent by sequential halving: rounds "
             "that each drop the worse half of the moves (all on the same sampled deals); each "
             "rollout solved exactly once the deck is out and at most `tail` cards are in hands "
