@@ -5,7 +5,7 @@ Like `search.pimc` it deals the unseen cards at random and plays each root
 move out on the same deals (common random numbers), with as many rollouts
 as `pimc:samples=S` (S per legal move: a decision among more moves gets
 more), but spread by sequential halving: ceil(log2 n) rounds, each with an
-equal share of the budget, split evenly among the surviving moves on fresh
+equal share of those rollouts, split evenly among the surviving moves on fresh
 deals; after each round the worse half (by summed margin, all survivors
 having been played on the same deals) is dropped. So the few good moves get
 most of the rollouts.

@@ -34,7 +34,7 @@ class StrategySpec:
 
     def defaults(self) -> str:
         """The parameters with their defaults, as written on the command line."""
-        return ", ".join(f"{p.name}={param_text(p, p.default)}" for p in self.declared) or "-"
+        return ", ".join(default_text(p) for p in self.declared) or "-"
 
 
 REGISTRY = {b.name: StrategySpec(b.name, b.id, b.kind, b.help, b.params) for b in ids.BUILTINS}
@@ -92,6 +92,11 @@ def param_text(p: Param, v) -> str:
     return short if float(short) == v else repr(v)
 
 
+def default_text(p: Param) -> str:
+    """`name=default`, as a strategy spec writes the parameter at its default."""
+    return f"{p.name}={param_text(p, p.default)}"
+
+
 def parse_strategy(text, known: dict[str, UserSpec] | None = None) -> Strategy:
     """`name`, `name:key=value,...`, `PATH.py:NAME[:key=value,...]`,
     `package.module:NAME[...]`, a function or a Strategy; ValueError lists
@@ -142,7 +147,7 @@ def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec])
         return float(text)
     except ValueError:
         raise ValueError(f"parameter {p.name} of {strategy} needs a number, "
-                         f"e.g. {p.name}={param_text(p, p.default)}") from None
+                         f"e.g. {default_text(p)}") from None
 
 
 def _check_value(strategy: str, p: Param, value) -> None:
@@ -160,7 +165,7 @@ def _check_value(strategy: str, p: Param, value) -> None:
     if (isinstance(value, (bool, np.bool_))
             or not isinstance(value, (int, float, np.integer, np.floating))
             or not math.isfinite(value)):
-        raise ValueError(f"{where} needs a number, e.g. {p.name}={param_text(p, p.default)}, not {value!r}")
+        raise ValueError(f"{where} needs a number, e.g. {default_text(p)}, not {value!r}")
     if p.kind in ("count", "whole"):
         low = 1 if p.kind == "count" else 0
         if value != int(value) or not low <= value <= p.high:
