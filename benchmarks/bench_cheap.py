@@ -18,7 +18,7 @@ from frontier import cost, plays_per_round
 from scopa_sim.analysis.duplicate import compare
 
 PIMC = "pimc:samples=24,rollout=heuristic,endgame=1,infer=0"
-CANDIDATES = ("heuristic", "counter", "endgame")
+CANDIDATES = ("heuristic", "counter", "reply", "endgame")
 TARGET = 20_000
 
 

@@ -39,7 +39,8 @@ from scopa_sim.analysis.duplicate import compare
 
 REFERENCE = "pimc:samples=24,rollout=heuristic,endgame=1,infer=0"  # the default pimc
 STRATEGIES = (
-    "greedy", "heuristic", "heuristic:primiera=2.5,coin_exposed=15", "counter", "endgame",
+    "greedy", "heuristic", "heuristic:primiera=2.5,coin_exposed=15", "counter", "reply",
+    "endgame", "endgame:fallback=counter",
     "pimc:samples=8", "pimc:samples=24,rollout=heuristic", "pimc:samples=24,rollout=counter",
     "pimc:samples=64,rollout=heuristic", "pimc:samples=64,rollout=counter",
     "pimc:samples=200,rollout=heuristic", "pimc:samples=200,rollout=counter",

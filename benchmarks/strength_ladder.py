@@ -15,7 +15,7 @@ import scopa_sim
 from scopa_sim.analysis.duplicate import compare
 
 LADDER = [("greedy", "random"), ("heuristic", "greedy"), ("counter", "heuristic"),
-          ("pimc", "counter"), ("ismcts", "counter"), ("pimc", "ismcts")]
+          ("reply", "counter"), ("pimc", "counter"), ("ismcts", "counter"), ("pimc", "ismcts")]
 SEARCH = {"pimc", "ismcts"}
 
 

@@ -1,20 +1,21 @@
-"""The fast strategies: random, greedy, heuristic and counter.
+"""The fast strategies: random, greedy, heuristic, counter and reply.
 
 Each scores every legal move from what its seat can see and plays the best
 (the first on a tie); `random` draws one. A score is in hundredths of a card:
-the worth of the cards taken (`worth`), a scopa bonus, and for heuristic and
-counter the cost of what the move leaves on the table for the next player
+the worth of the cards taken (`worth`), a scopa bonus, and for the cautious
+ones the cost of what the move leaves on the table for the next player
 (a sweepable table, exposed sevens, coins and the settebello). `heuristic`
 charges those costs flat; `counter` multiplies them by the probability,
-from the unseen cards, that the next player holds a card that takes them.
+from the unseen cards, that the next player holds a card that takes them;
+`reply` adds the worth it takes by matching a card or the sum of two.
 """
 import numpy as np
 
 from ._jit import kernel
 from .bits import ONE, lowest, popcount
 from .ids import (
-    COUNTER, GREEDY, HEURISTIC, RANDOM, P_COIN, P_COIN_EXPOSED, P_PRIMIERA, P_SCOPA, P_SETTEBELLO,
-    P_SETTEBELLO_EXPOSED, P_SEVEN, P_SWEEP, P_CARD)
+    COUNTER, GREEDY, HEURISTIC, RANDOM, REPLY, P_CARD, P_COIN, P_COIN_EXPOSED, P_MATCH, P_PAIR,
+    P_PRIMIERA, P_SCOPA, P_SETTEBELLO, P_SETTEBELLO_EXPOSED, P_SEVEN, P_SWEEP)
 from .layout import COINS, PRIMIERA, R_HAND, R_PLAYERS, R_TEAM, RANK, RANK_CARDS, SETTEBELLO
 from .moves import clears_for_scopa
 from .position import HAND, TABLE, is_last_play, unseen
@@ -34,6 +35,17 @@ def worth(cards, p):
     while m:
         v += p[P_PRIMIERA] * PRIMIERA_BY_CARD[lowest(m)]
         m &= m - ONE
+    return v
+
+
+@kernel
+def card_worth(c, p):
+    """`worth` of the one card c."""
+    v = p[P_CARD] + p[P_PRIMIERA] * PRIMIERA_BY_CARD[c]
+    if (COINS >> np.uint64(c)) & ONE:
+        v += p[P_COIN]
+    if c == SETTEBELLO:
+        v += p[P_SETTEBELLO]
     return v
 
 
@@ -63,6 +75,12 @@ def chance_holds(hidden, wanted, hand):
 
 
 @kernel
+def chance(hidden, rank, hand, counting):
+    """The chance the next player holds a card of `rank`: counted, or 1."""
+    return chance_holds(hidden, RANK_CARDS[rank], hand) if counting else 1.0
+
+
+@kernel
 def gain(p, pos, rules, card, take):
     """Greedy's score of a move: worth taken (+ scopa), or minus worth trailed."""
     card_set = ONE << np.uint64(card)
@@ -75,37 +93,51 @@ def gain(p, pos, rules, card, take):
 
 
 @kernel
-def exposure(p, seat, pos, rules, card, take, counting):
-    """Expected cost of the table this move leaves to the next player."""
-    if is_last_play(pos):
-        return 0.0
-    n = rules[R_PLAYERS]
-    nxt = seat + 1 if seat + 1 < n else 0
-    if rules[R_TEAM + nxt] == rules[R_TEAM + seat]:
-        return 0.0
-    after = pos[TABLE] ^ take if take else pos[TABLE] | (ONE << np.uint64(card))
+def matched(p, after, hidden, hand):
+    """reply's expected loss to the next player matching what `after` leaves:
+    each card's worth times `match`, and each two cards summing to a rank
+    absent from the table their worth times `pair`, times the chance it holds
+    that rank."""
+    cost = 0.0
+    left = after
+    while left:
+        c = lowest(left)
+        left &= left - ONE
+        wc = card_worth(c, p)
+        cost += p[P_MATCH] * wc * chance(hidden, RANK[c], hand, True)
+        rest = left
+        while rest:
+            d = lowest(rest)
+            rest &= rest - ONE
+            r = RANK[c] + RANK[d]
+            if r <= 10 and not after & RANK_CARDS[r]:
+                cost += p[P_PAIR] * (wc + card_worth(d, p)) * chance(hidden, r, hand, True)
+    return cost
+
+
+@kernel
+def exposure(p, table, card, take, hidden, hand, counting, matching):
+    """Expected cost of the table this move leaves to the next player, who
+    holds `hand` cards dealt from `hidden` (`counting`), or every rank."""
+    after = table ^ take if take else table | (ONE << np.uint64(card))
     if after == 0:
         return 0.0
-    hand = popcount(pos[HAND + nxt])
-    if hand == 0:
-        hand = rules[R_HAND]
-    hidden = unseen(pos, seat)
     cost = 0.0
     s = rank_sum(after)
     if s <= 10:
-        cost += p[P_SWEEP] * (chance_holds(hidden, RANK_CARDS[s], hand) if counting else 1.0)
+        cost += p[P_SWEEP] * chance(hidden, s, hand, counting)
     sevens = after & RANK_CARDS[7]
     if sevens:
-        chance = chance_holds(hidden, RANK_CARDS[7], hand) if counting else 1.0
-        cost += p[P_SEVEN] * popcount(sevens) * chance
+        cost += p[P_SEVEN] * popcount(sevens) * chance(hidden, 7, hand, counting)
         if sevens & SETTEBELLO_SET:
-            cost += p[P_SETTEBELLO_EXPOSED] * chance
+            cost += p[P_SETTEBELLO_EXPOSED] * chance(hidden, 7, hand, counting)
+    if matching:
+        cost += matched(p, after, hidden, hand)
     coins = after & COINS
     while coins:
         c = lowest(coins)
         coins &= coins - ONE
-        cost += p[P_COIN_EXPOSED] * (chance_holds(hidden, RANK_CARDS[RANK[c]], hand)
-                                     if counting else 1.0)
+        cost += p[P_COIN_EXPOSED] * chance(hidden, RANK[c], hand, counting)
     return cost
 
 
@@ -123,14 +155,23 @@ def greedy(p, pos, rules, n, cards, takes):
 
 
 @kernel
-def cautious(p, seat, pos, rules, n, cards, takes, counting):
-    """heuristic (and with `counting`, counter): the move of best gain minus
-    exposure (the first on a tie)."""
+def cautious(p, seat, pos, rules, n, cards, takes, counting, matching):
+    """heuristic, with `counting` counter, with `matching` too reply: the move
+    of best gain minus exposure (the first on a tie). Nothing is exposed on
+    the round's last play or to a partner."""
+    nxt = seat + 1 if seat + 1 < rules[R_PLAYERS] else 0
+    exposed = not is_last_play(pos) and rules[R_TEAM + nxt] != rules[R_TEAM + seat]
+    hidden = unseen(pos, seat)
+    hand = popcount(pos[HAND + nxt])
+    if hand == 0:
+        hand = rules[R_HAND]
     best = 0
     best_value = -np.inf
     for i in range(n):
-        value = gain(p, pos, rules, cards[i], takes[i]) - exposure(
-            p, seat, pos, rules, cards[i], takes[i], counting)
+        value = gain(p, pos, rules, cards[i], takes[i])
+        if exposed:
+            value -= exposure(p, pos[TABLE], cards[i], takes[i], hidden, hand, counting,
+                              matching)
         if value > best_value:
             best = i
             best_value = value
@@ -150,9 +191,9 @@ def choose_simple(strategy, p, seat, pos, rules, n, cards, takes, rng):
 
 @kernel
 def choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
-    """The move a fast strategy (random, greedy, heuristic, counter) plays;
+    """The move a fast strategy (random, greedy, heuristic, counter, reply) plays;
     -1 for any other strategy id."""
-    if strategy == HEURISTIC or strategy == COUNTER:
+    if strategy == HEURISTIC or strategy == COUNTER or strategy == REPLY:
         return 0 if n == 1 else cautious(p, seat, pos, rules, n, cards, takes,
-                                         strategy == COUNTER)
+                                         strategy != HEURISTIC, strategy == REPLY)
     return choose_simple(strategy, p, seat, pos, rules, n, cards, takes, rng)

@@ -39,15 +39,18 @@ class Builtin(NamedTuple):
     help: str
 
 
-RANDOM, GREEDY, HEURISTIC, COUNTER, PIMC, ISMCTS, ENDGAME, SPIMC = range(8)
+RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC = range(9)
 USER, MAX_USERS = 64, 6
 KINDS = ("simple", "fast", "search")
 
 # greedy, heuristic, counter: what taken cards are worth, in hundredths of a card
 P_CARD, P_COIN, P_SETTEBELLO, P_PRIMIERA, P_SCOPA = 0, 1, 2, 3, 4
-# heuristic, counter: what leaving the table open costs (counter: times a probability);
+# heuristic, counter, reply: what leaving the table open costs (counter, reply: times a
+# probability);
 # defaults tuned with scripts/tune_heuristic.py
 P_SWEEP, P_SEVEN, P_COIN_EXPOSED, P_SETTEBELLO_EXPOSED = 5, 6, 7, 8
+# reply: what the next player takes by matching a rank, times its worth
+P_MATCH, P_PAIR = 9, 10
 # search strategies
 P_SAMPLES = P_ITERATIONS = 0
 P_ROLLOUT = 1
@@ -59,6 +62,8 @@ P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = 0, 1, 2, 3
 
 WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),
          Param("primiera", 5.0), Param("scopa", 1000.0))
+COUNTED = WORTH + (Param("sweep", 2000.0), Param("seven", 1200.0),      # counter and reply
+                   Param("coin_exposed", 240.0), Param("settebello_exposed", 600.0))
 # search strategies: how far a deal of the unseen cards is believed less when
 # it gives a seat a card it trailed beside this deal (search.determinize_inferred)
 INFER = Param("infer", 0.5, "fraction")
@@ -73,11 +78,14 @@ BUILTINS = (
                      Param("settebello_exposed", 300.0)),
             "greedy's gain minus flat costs for what the move leaves open: a table of 10 or "
             "less (a sweep), exposed sevens, coins and the settebello"),
-    Builtin("counter", COUNTER, "fast",
-            WORTH + (Param("sweep", 2000.0), Param("seven", 1200.0),
-                     Param("coin_exposed", 240.0), Param("settebello_exposed", 600.0)),
+    Builtin("counter", COUNTER, "fast", COUNTED,
             "heuristic with card counting: each cost times the chance, from the unseen "
             "cards, that the next player holds a card that takes it"),
+    Builtin("reply", REPLY, "fast",
+            COUNTED + (Param("match", 1.0, "non-negative"), Param("pair", 0.5, "non-negative")),
+            "counter that also charges the next player's likely reply: each card left on "
+            "the table, its worth times `match`, and each two that sum to a rank not on the "
+            "table, their worth times `pair`, times the chance it holds that rank"),
     Builtin("pimc", PIMC, "search",
             (Param("samples", 24.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
              Param("endgame", 1.0, "flag"), INFER),
@@ -90,7 +98,7 @@ BUILTINS = (
             "single-observer information-set MCTS with `iterations` sampled deals, UCB "
             "`exploration`, `rollout` strategy; exact endgame when nothing is hidden"),
     Builtin("endgame", ENDGAME, "search",
-            (Param("max_cards", 10.0, "count", 16), Param("fallback", COUNTER, "strategy"),
+            (Param("max_cards", 10.0, "count", 16), Param("fallback", REPLY, "strategy"),
              Param("deals", 8.0, "whole", 10_000), Param("deal_cards", 6.0, "count", 16)),
             "exact minimax on the round margin once no card is hidden (at most `max_cards` "
             "in hands); with `deals`, once the deck is out and at most `deal_cards` are in "

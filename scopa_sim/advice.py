@@ -61,7 +61,6 @@ from .kernels.batch import call
 from .rules import Rules, packed
 
 DEFAULT_STRATEGY = "heuristic"
-FAST_IDS = (ids.RANDOM, ids.GREEDY, ids.HEURISTIC, ids.COUNTER)
 DEFAULT_ROLLOUTS = 10_000
 MAX_ROLLOUTS = 10_000_000
 BATCH = 500                     # rollouts per batch; the stop checks come at BATCH x 2^k
@@ -365,9 +364,9 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     "rollouts", "stopped", "exact", ...)."""
     from .strategies import parse_strategy
     s = parse_strategy(strategy)
-    if getattr(s.spec, "id", None) not in FAST_IDS:
-        raise ValueError(f"advise plays its rollouts with a fast strategy (random, greedy, "
-                         f"heuristic, counter), not {s.name}")
+    if getattr(s.spec, "id", None) not in ids.FAST:
+        raise ValueError(f"advise plays its rollouts with a fast strategy "
+                         f"({', '.join(ids.NAMES[i] for i in ids.FAST)}), not {s.name}")
     seed = whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
     rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,
                      f"a whole number 2..{MAX_ROLLOUTS:,}")

@@ -1,4 +1,4 @@
-"""Tune the risk weights of `heuristic` or `counter` by simulation.
+"""Tune the risk weights of `heuristic`, `counter` or `reply` by simulation.
 
     .venv/bin/python scripts/tune_heuristic.py [--strategy heuristic] [--deals 100000] [--rounds 3]
 
@@ -13,7 +13,7 @@ import argparse
 from scopa_sim.analysis.duplicate import compare
 from scopa_sim.kernels import ids
 
-RISKS = ("sweep", "seven", "coin_exposed", "settebello_exposed")
+RISKS = ("sweep", "seven", "coin_exposed", "settebello_exposed", "match", "pair")
 
 
 def spec(name, weights):
@@ -22,7 +22,7 @@ def spec(name, weights):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--strategy", choices=("heuristic", "counter"), default="heuristic")
+    ap.add_argument("--strategy", choices=("heuristic", "counter", "reply"), default="heuristic")
     ap.add_argument("--deals", type=int, default=100_000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=7)

@@ -96,8 +96,8 @@ def test_strategy_notation_and_errors():
         parse_strategy("pimc:rollout=pimc")
     with pytest.raises(ValueError, match="must be 1.."):
         parse_strategy("ismcts:iterations=0")
-    assert set(STRATEGIES) == {"random", "greedy", "heuristic", "counter", "pimc", "ismcts",
-                               "endgame", "spimc"}
+    assert set(STRATEGIES) == {"random", "greedy", "heuristic", "counter", "reply", "pimc",
+                               "ismcts", "endgame", "spimc"}
     assert scopa_sim.strategies.split_strategies("heuristic:sweep=3,seven=2,greedy") == [
         "heuristic:sweep=3,seven=2", "greedy"]
 

@@ -267,8 +267,9 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
     own = {
         ids.RANDOM: lambda p, s, n: kernels.rng.below(rng, n),
         ids.GREEDY: lambda p, s, n: 0 if n == 1 else H.greedy(p, pos, seats.packed, n, cards, takes),
-        ids.HEURISTIC: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, False),
-        ids.COUNTER: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True),
+        ids.HEURISTIC: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, False, False),
+        ids.COUNTER: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, False),
+        ids.REPLY: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, True),
         ids.PIMC: lambda p, s, n: S.pimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
         ids.ISMCTS: lambda p, s, n: S.ismcts(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
         ids.ENDGAME: lambda p, s, n: S.endgame(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
