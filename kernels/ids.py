@@ -43,11 +43,10 @@ RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC = range(
 USER, MAX_USERS = 64, 6
 KINDS = ("simple", "fast", "search")
 
-# greedy, heuristic, counter: what taken cards are worth, in hundredths of a card
+# greedy, heuristic, counter, reply: what taken cards are worth, in hundredths of a card
 P_CARD, P_COIN, P_SETTEBELLO, P_PRIMIERA, P_SCOPA = 0, 1, 2, 3, 4
-# heuristic, counter, reply: what leaving the table open costs (counter, reply: times a
-# probability);
-# defaults tuned with scripts/tune_heuristic.py
+# heuristic, counter, reply: what leaving the table open costs (counter and reply: times
+# a probability); defaults tuned with scripts/tune_heuristic.py
 P_SWEEP, P_SEVEN, P_COIN_EXPOSED, P_SETTEBELLO_EXPOSED = 5, 6, 7, 8
 # reply: what the next player takes by matching a rank, times its worth
 P_MATCH, P_PAIR = 9, 10
