@@ -39,17 +39,6 @@ def worth(cards, p):
 
 
 @kernel
-def card_worth(c, p):
-    """`worth` of the one card c."""
-    v = p[P_CARD] + p[P_PRIMIERA] * PRIMIERA_BY_CARD[c]
-    if (COINS >> np.uint64(c)) & ONE:
-        v += p[P_COIN]
-    if c == SETTEBELLO:
-        v += p[P_SETTEBELLO]
-    return v
-
-
-@kernel
 def rank_sum(cards):
     s = 0
     m = cards
@@ -103,15 +92,16 @@ def matched(p, after, hidden, hand):
     while left:
         c = lowest(left)
         left &= left - ONE
-        wc = card_worth(c, p)
-        cost += p[P_MATCH] * wc * chance(hidden, RANK[c], hand, True)
+        one = ONE << np.uint64(c)
+        cost += p[P_MATCH] * worth(one, p) * chance(hidden, RANK[c], hand, True)
         rest = left
         while rest:
             d = lowest(rest)
             rest &= rest - ONE
             r = RANK[c] + RANK[d]
             if r <= 10 and not after & RANK_CARDS[r]:
-                cost += p[P_PAIR] * (wc + card_worth(d, p)) * chance(hidden, r, hand, True)
+                pair = one | (ONE << np.uint64(d))
+                cost += p[P_PAIR] * worth(pair, p) * chance(hidden, r, hand, True)
     return cost
 
 
