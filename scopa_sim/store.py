@@ -44,16 +44,17 @@ class StoreError(ValueError):
 
 def spec_dict(spec: RunSpec) -> dict:
     """The run spec as plain data (what the manifest and part metadata hold)."""
+    sources = _sources(spec)
     return {"format": FORMAT, "kind": "games" if spec.games else "rounds",
             "units": spec.units, "seed": spec.seed, "batch_size": spec.batch_size,
             "n_batches": spec.n_batches, "rules": _plain(spec.rules.settings()),
             "strategies": [str(s) for s in spec.strategies],
-            **({"sources": _sources(spec)} if user_slots(spec.strategies) else {})}
+            **({"sources": sources} if sources else {})}
 
 
 def _sources(spec: RunSpec) -> dict:
     """Where each user strategy of the run is loaded from, and its file's
-    sha256: what played, exactly."""
+    sha256: what played, exactly (empty without user strategies)."""
     out = {}
     for u in user_slots(spec.strategies):
         if u.reference() is None:
