@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..executors import executor, stream
+from ..rules import Rules
 from ..runner import RunSpec, columns, run_batch
 from ..strategies import parse_strategy
 from .ratings import bradley_terry
@@ -127,14 +128,15 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
         raise ValueError("the halfwidth to reach must be positive")
     units = (DEFAULT_DEALS if until_halfwidth is None else max_deals) if deals is None else deals
     size = batch_size or (GAMES_PER_BATCH if games else DEALS_PER_BATCH)
+    rules = Rules.resolve(rules)
+    if rules.n_sides != 2:
+        raise ValueError(f"compare needs rules with two sides (it swaps them); {rules.name} "
+                         f"has {rules.n_sides}: set seats with simulate --strategies instead")
     sa, sb = parse_strategy(a), parse_strategy(b)         # also functions (user strategies)
     a, b = str(sa), str(sb)
     kw = {"games" if games else "rounds": units}
     ab = RunSpec.make(**kw, strategies=(sa, sb), rules=rules, seed=seed, batch_size=size)
     ba = RunSpec.make(**kw, strategies=(sb, sa), rules=rules, seed=seed, batch_size=size)
-    if ab.rules.n_sides != 2:
-        raise ValueError(f"compare needs rules with two sides; {ab.rules.name} has "
-                         f"{ab.rules.n_sides}")
     cmp = Comparison(a, b, games)
     stop = False
     with executor(workers, scheduler) as ex:

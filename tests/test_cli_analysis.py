@@ -88,6 +88,10 @@ def test_compare_errors(capsys):
     assert "exclude each other" in error_line(capsys, "compare", "greedy", "random", "--deals",
                                               10, "--until-halfwidth", 0.1)
     assert "--seed" in error_line(capsys, "compare", "greedy", "random", "--seed", "x")
+    for command in (("compare", "greedy", "random"),
+                    ("tournament", "greedy", "random", "heuristic")):
+        assert "needs rules with two sides" in error_line(capsys, *command, "--rules", "scopa-3",
+                                                          "--deals", 10)
 
 
 # ---- tournament ----------------------------------------------------------------
