@@ -3,7 +3,9 @@
 Deal i of a run is a pure function of (seed, i) (docs/ENGINE.md), so the
 runs (A, B) and (B, A) with one seed play every deck twice, once from each
 seat. Per deal (or per game seed, with games) A's result in the two plays
-is paired, and the luck of the deck largely cancels in their sum.
+is paired, and the luck of the deck largely cancels in their sum. With three
+sides (scopa-3, scopa-6) every deck is played three times, A at each side in
+turn and B at the others; A's margin is its points minus the others' mean.
 
 Batches run on any executor (threads, or Dask) but are folded into the
 totals in batch order, and `until_halfwidth` is checked after each batch in
@@ -32,61 +34,72 @@ GAMES_PER_BATCH = 2_500
 
 @dataclass
 class BatchResult:
-    """One batch of a duplicate run: per unit (deal or game seed) A's point
-    margin total y and rounds w in each play, A's game wins (games), and
-    A's round wins / draws / losses over all rounds of both plays."""
+    """One batch of a duplicate run: per play (A at side s) and unit (deal or
+    game seed) A's point margin total ys[s] over ws[s] rounds, A's game wins
+    (games), and A's round wins / draws / losses over all rounds of all plays."""
     units: int
-    y1: np.ndarray
-    y2: np.ndarray
-    w1: np.ndarray
-    w2: np.ndarray
-    win1: np.ndarray | None
-    win2: np.ndarray | None
+    ys: np.ndarray
+    ws: np.ndarray
+    wins: np.ndarray | None
     wdl: np.ndarray
 
 
 def _play(spec: RunSpec, b: int, a_side: int, first: int, count: int):
+    """A's margins in one play: its points minus the other sides' mean (two
+    sides: minus the other's); a round (or game) is won when no other side
+    has as many points, drawn when the best other has as many."""
     cols = columns(spec, *run_batch(spec, b))
-    margin = cols[f"points_{a_side}"].astype(np.int64) - cols[f"points_{1 - a_side}"]
-    wdl = np.array([(margin > 0).sum(), (margin == 0).sum(), (margin < 0).sum()], np.int64)
+    sides = spec.rules.n_sides
+    others = [t for t in range(sides) if t != a_side]
+    points = cols[f"points_{a_side}"].astype(np.int64)
+    margin = points - sum(cols[f"points_{t}"].astype(np.int64) for t in others) / len(others)
+    best = np.max([cols[f"points_{t}"] for t in others], axis=0)
+    wdl = np.array([(points > best).sum(), (points == best).sum(), (points < best).sum()],
+                   np.int64)
     if not spec.games:
         return margin, np.ones(count, np.int64), None, wdl
     unit = cols["game"] - first
-    y = np.bincount(unit, weights=margin, minlength=count).astype(np.int64)
+    y = np.bincount(unit, weights=margin, minlength=count)
     w = np.bincount(unit, minlength=count)
     last = np.append(unit[1:] != unit[:-1], True)
-    won = (cols[f"score_{a_side}"][last] > cols[f"score_{1 - a_side}"][last]).astype(np.int64)
+    score = cols[f"score_{a_side}"][last]
+    won = (score > np.max([cols[f"score_{t}"][last] for t in others], axis=0)).astype(np.int64)
     return y, w, won, wdl
 
 
-def duplicate_batch(ab: RunSpec, ba: RunSpec, b: int) -> BatchResult:
-    """Batch b of both plays: A is side 0 in `ab` and side 1 in `ba`."""
-    first, count = ab.batch_range(b)
-    y1, w1, win1, wdl1 = _play(ab, b, 0, first, count)
-    y2, w2, win2, wdl2 = _play(ba, b, 1, first, count)
-    return BatchResult(count, y1, y2, w1, w2, win1, win2, wdl1 + wdl2)
+def duplicate_batch(specs: Sequence[RunSpec], b: int) -> BatchResult:
+    """Batch b of every play: A is side s in `specs[s]`."""
+    first, count = specs[0].batch_range(b)
+    ys, ws, wins, wdls = zip(*(_play(spec, b, s, first, count) for s, spec in enumerate(specs)))
+    return BatchResult(count, np.array(ys), np.array(ws),
+                       None if wins[0] is None else np.array(wins), sum(wdls))
 
 
 @dataclass
 class Comparison:
-    """The running totals of a duplicate comparison of A against B."""
+    """The running totals of a duplicate comparison of A against B, each
+    unit played `plays` times (A at each side in turn)."""
     a: str
     b: str
     games: bool
-    margin: PairedMoments = field(default_factory=PairedMoments)
-    match: PairedMoments = field(default_factory=PairedMoments)
+    plays: int = 2
+    margin: PairedMoments = field(init=False)
+    match: PairedMoments = field(init=False)
     wdl: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))
     units: int = 0
     rounds: int = 0
     batches: int = 0
 
+    def __post_init__(self):
+        self.margin, self.match = PairedMoments(self.plays), PairedMoments(self.plays)
+
     def add(self, r: BatchResult) -> None:
-        self.margin.add(r.y1, r.y2, r.w1, r.w2)
+        self.margin.add(r.ys, r.ws)
         if self.games:
-            self.match.add(r.win1, r.win2)
+            self.match.add(r.wins)
         self.wdl += r.wdl
         self.units += r.units
-        self.rounds += int(r.w1.sum() + r.w2.sum())
+        self.rounds += int(r.ws.sum())
         self.batches += 1
 
     def headline_halfwidth(self) -> float:
@@ -98,17 +111,18 @@ class Comparison:
         """Everything as plain data (see the `compare` command)."""
         rounds = int(self.wdl.sum())
         out = {"a": self.a, "b": self.b, "unit": "games" if self.games else "deals",
-               "pairs": self.units, "rounds": rounds,
+               "plays": self.plays, "pairs": self.units, "rounds": rounds,
                "margin": self.margin.result().as_dict(),
                "round_win": wilson(self.wdl[0], rounds).as_dict(),
                "round_draw": wilson(self.wdl[1], rounds).as_dict(),
                "round_loss": wilson(self.wdl[2], rounds).as_dict()}
         if self.games:
             match = self.match.result()
-            k = int(round(self.match.sums[0] + self.match.sums[1]))
+            k = int(round(self.match.sums[:self.plays].sum()))
+            games = self.plays * self.units
             out["match_win"] = match.as_dict()
-            out["match_win_wilson"] = wilson(k, 2 * self.units).as_dict()
-            out["rounds_per_game"] = rounds / (2 * self.units) if self.units else float("nan")
+            out["match_win_wilson"] = wilson(k, games).as_dict()
+            out["rounds_per_game"] = rounds / games if self.units else float("nan")
         return out
 
 
@@ -128,19 +142,16 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
         raise ValueError("the halfwidth to reach must be positive")
     units = (DEFAULT_DEALS if until_halfwidth is None else max_deals) if deals is None else deals
     size = batch_size or (GAMES_PER_BATCH if games else DEALS_PER_BATCH)
-    rules = Rules.resolve(rules)
-    if rules.n_sides != 2:
-        raise ValueError(f"compare needs rules with two sides (it swaps them); {rules.name} "
-                         f"has {rules.n_sides}: set seats with simulate --strategies instead")
     sa, sb = parse_strategy(a), parse_strategy(b)         # also functions (user strategies)
     a, b = str(sa), str(sb)
     kw = {"games" if games else "rounds": units}
-    ab = RunSpec.make(**kw, strategies=(sa, sb), rules=rules, seed=seed, batch_size=size)
-    ba = RunSpec.make(**kw, strategies=(sb, sa), rules=rules, seed=seed, batch_size=size)
-    cmp = Comparison(a, b, games)
+    sides = Rules.resolve(rules).n_sides
+    specs = [RunSpec.make(**kw, strategies=tuple(sa if t == s else sb for t in range(sides)),
+                          rules=rules, seed=seed, batch_size=size) for s in range(sides)]
+    cmp = Comparison(a, b, games, sides)
     stop = False
     with executor(workers, scheduler) as ex:
-        for _, batch in stream(duplicate_batch, (ab, ba), range(ab.n_batches), ex):
+        for _, batch in stream(duplicate_batch, (specs,), range(specs[0].n_batches), ex):
             cmp.add(batch)
             if progress:
                 progress(cmp)
@@ -148,7 +159,7 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
             if stop:
                 break
     out = cmp.result()
-    out.update(seed=ab.seed, rules=ab.rules.name, batch_size=size,
+    out.update(seed=specs[0].seed, rules=specs[0].rules.name, batch_size=size,
                until_halfwidth=until_halfwidth,
                reached=None if until_halfwidth is None else bool(stop))
     return out

@@ -100,15 +100,15 @@ def mean_interval(values) -> Mean:
 
 @dataclass(frozen=True)
 class Paired:
-    """A ratio estimate from paired units (a deck played twice, seats swapped),
+    """A ratio estimate from paired units (a deck played with every seating),
     with its 95% interval taking the pairing into account (`low`, `high`) and
-    the interval the same data would give if the two plays were independent
+    the interval the same data would give if the plays were independent
     (`unpaired_low`, `unpaired_high`: stratified by seating)."""
     estimate: float
-    n: int                   # pairs
+    n: int                   # units (pairs, with two sides)
     halfwidth: float         # paired
     unpaired_halfwidth: float
-    correlation: float       # between the two plays of a pair (residuals)
+    correlation: float       # between two plays of a unit (residuals; the mean, 3+ plays)
 
     @property
     def low(self) -> float:
@@ -140,28 +140,29 @@ class Paired:
 
 
 class PairedMoments:
-    """Running moments of paired units, in constant memory.
+    """Running moments of units each played `plays` times, in constant memory.
 
-    Unit i (one deck, or one game seed) is played twice, seats swapped; play
-    s = 1, 2 gives a total `y_s` over `w_s` rounds (for single rounds w = 1).
-    The estimate is the ratio sum(y1 + y2) / sum(w1 + w2) (the mean per
-    round), and its variance is found from the residuals e_s = y_s - r w_s
-    (the delta method for a ratio): paired, var(e1 + e2); unpaired, var(e1)
-    + var(e2). Their ratio is about 1 + corr(e1, e2), which is what pairing
-    saves (or costs). Moments are sums of products, so batches add up in any
-    order to the same result.
+    Unit i (one deck, or one game seed) is played once with A at each side
+    (two sides: seats swapped); play s gives a total `y_s` over `w_s` rounds
+    (for single rounds w = 1). The estimate is the ratio sum(y) / sum(w)
+    (the mean per round), and its variance is found from the residuals
+    e_s = y_s - r w_s (the delta method for a ratio): paired, var(sum_s e_s);
+    unpaired, sum_s var(e_s). Their ratio is about 1 + (plays - 1) times the
+    mean correlation of two plays, which is what playing every seating saves
+    (or costs). Moments are sums of products, so batches add up in any order
+    to the same result.
     """
 
-    def __init__(self):
+    def __init__(self, plays: int = 2):
+        self.plays = plays
         self.n = 0
-        self.sums = np.zeros(4)
-        self.cross = np.zeros((4, 4))
+        self.sums = np.zeros(2 * plays)
+        self.cross = np.zeros((2 * plays, 2 * plays))
 
-    def add(self, y1, y2, w1=1, w2=1) -> PairedMoments:
-        y1 = np.asarray(y1, np.float64)
-        u = np.stack(np.broadcast_arrays(y1, np.asarray(y2, np.float64),
-                                         np.asarray(w1, np.float64), np.asarray(w2, np.float64)))
-        u = u.reshape(4, -1)
+    def add(self, ys, ws=1) -> PairedMoments:
+        """ys[s][i]: play s of unit i; ws: its rounds (a number, or like ys)."""
+        ys = np.asarray(ys, np.float64).reshape(self.plays, -1)
+        u = np.concatenate([ys, np.broadcast_to(np.asarray(ws, np.float64), ys.shape)])
         self.n += u.shape[1]
         self.sums += u.sum(1)
         self.cross += u @ u.T
@@ -174,21 +175,23 @@ class PairedMoments:
         return self
 
     def result(self) -> Paired:
-        n = self.n
-        total_w = self.sums[2] + self.sums[3]
+        n, k = self.n, self.plays
+        total_w = self.sums[k:].sum()
         if n == 0 or total_w == 0:
             return Paired(float("nan"), n, float("nan"), float("nan"), float("nan"))
-        r = (self.sums[0] + self.sums[1]) / total_w
+        r = self.sums[:k].sum() / total_w
         if n < 2:
             return Paired(float(r), n, float("nan"), float("nan"), float("nan"))
-        k = (self.cross - np.outer(self.sums, self.sums) / n) / (n - 1)   # covariance matrix
-        c1, c2 = np.array([1.0, 0, -r, 0]), np.array([0, 1.0, 0, -r])
-        v1, v2, c12 = c1 @ k @ c1, c2 @ k @ c2, c1 @ k @ c2
-        v1, v2 = max(v1, 0.0), max(v2, 0.0)
+        cov = (self.cross - np.outer(self.sums, self.sums) / n) / (n - 1)
+        c = np.hstack([np.eye(k), -r * np.eye(k)])          # row s: e_s = y_s - r w_s
+        v = c @ cov @ c.T                                     # covariance of the residuals
+        var = np.maximum(np.diag(v), 0.0)
+        sd = np.sqrt(var)
         scale = n / total_w ** 2
-        paired = Z95 * np.sqrt(max(v1 + v2 + 2 * c12, 0.0) * scale)
-        unpaired = Z95 * np.sqrt((v1 + v2) * scale)
-        corr = c12 / np.sqrt(v1 * v2) if v1 > 0 and v2 > 0 else float("nan")
+        paired = Z95 * np.sqrt(max(v.sum(), 0.0) * scale)
+        unpaired = Z95 * np.sqrt(var.sum() * scale)
+        spread = sd.sum() ** 2 - var.sum()                    # sum over s != t of sd_s sd_t
+        corr = (v.sum() - np.trace(v)) / spread if spread > 0 else float("nan")
         return Paired(float(r), n, float(paired), float(unpaired), float(corr))
 
 
@@ -196,7 +199,7 @@ def paired_mean(x1, x2) -> Paired:
     """The mean of paired outcomes x1[i], x2[i] (each a single round):
     estimate mean((x1 + x2) / 2), paired and unpaired 95% intervals and the
     correlation of x1 with x2."""
-    return PairedMoments().add(x1, x2).result()
+    return PairedMoments().add([x1, x2]).result()
 
 
 def strict_leader(values) -> np.ndarray:

@@ -24,37 +24,46 @@ def _rec(metric, d=None, estimate=None, **extra) -> dict:
 # ---- compare ---------------------------------------------------------------
 def compare_view(r: dict) -> tuple[list[Section], list[dict]]:
     a, b, m = r["a"], r["b"], r["margin"]
+    plays = r.get("plays", 2)
     unit = "game seeds" if r["unit"] == "games" else "deals"
-    s = Section(f"compare: {a} vs {b}, {r['rules']} (duplicate {unit}: each played twice, "
-                f"seats swapped)", ["", "estimate", "95% CI", "n"])
-    s.add(f"margin per round, {a} − {b} (points), paired", f"{m['estimate']:+.4f}",
-          f"[{m['low']:+.4f}, {m['high']:+.4f}]", f"{m['n']:,} pairs")
+    if plays == 2:
+        how, sets, corr = "each played twice, seats swapped", "pairs", "the two plays of a pair"
+        others, loss = f"{b}", f"{b} wins the round"
+    else:
+        how, sets = f"each played {plays} times, {a} at each side in turn", unit
+        corr = f"two plays of one of the {unit} (mean)"
+        others, loss = f"the mean of the {plays - 1} sides of {b}", f"a side of {b} has more points"
+    s = Section(f"compare: {a} vs {b}, {r['rules']} (duplicate {unit}: {how})",
+                ["", "estimate", "95% CI", "n"])
+    s.add(f"margin per round, {a} − {others} (points), paired", f"{m['estimate']:+.4f}",
+          f"[{m['low']:+.4f}, {m['high']:+.4f}]", f"{m['n']:,} {sets}")
     s.add("  same data taken as unpaired", "", f"[{m['unpaired_low']:+.4f}, "
-          f"{m['unpaired_high']:+.4f}]", f"{2 * m['n']:,} plays")
-    s.add("  correlation of the two plays of a pair", f"{m['correlation']:+.3f}", "", "")
+          f"{m['unpaired_high']:+.4f}]", f"{plays * m['n']:,} plays")
+    s.add(f"  correlation of {corr}", f"{m['correlation']:+.3f}", "", "")
     s.add("  pairing is worth (× unpaired sample size)", f"{m['saving']:.2f}", "", "")
     for key, title in (("round_win", f"{a} wins the round"), ("round_draw", "round drawn"),
-                       ("round_loss", f"{b} wins the round")):
+                       ("round_loss", loss)):
         d = r[key]
         s.add(title, f"{d['rate']:.4f}", ci(d), f"{d['n']:,} rounds")
     recs = [_rec("margin_paired", m, correlation=m["correlation"]),
             _rec("margin_unpaired", {"low": m["unpaired_low"], "high": m["unpaired_high"],
-                                     "n": 2 * m["n"]}, m["estimate"]),
+                                     "n": plays * m["n"]}, m["estimate"]),
             _rec("round_win", r["round_win"]), _rec("round_draw", r["round_draw"]),
             _rec("round_loss", r["round_loss"])]
     if "match_win" in r:
         mw, ww = r["match_win"], r["match_win_wilson"]
         s.add(f"{a} wins the game (to the target), paired", f"{mw['estimate']:.4f}",
-              ci(mw), f"{mw['n']:,} pairs")
+              ci(mw), f"{mw['n']:,} {sets}")
         s.add("  Wilson, games taken as unpaired", f"{ww['rate']:.4f}", ci(ww), f"{ww['n']:,} games")
-        s.add("  correlation of the two plays of a pair", f"{mw['correlation']:+.3f}", "", "")
+        s.add(f"  correlation of {corr}", f"{mw['correlation']:+.3f}", "", "")
         s.add("rounds per game", f"{r['rounds_per_game']:.2f}", "", "")
         recs += [_rec("match_win_paired", mw, correlation=mw["correlation"]),
                  _rec("match_win_wilson", ww)]
     cap = f"seed {r['seed']}; {r['rounds']:,} rounds played"
     if r.get("until_halfwidth") is not None:
-        cap += (f"; stopped at ±{r['until_halfwidth']:g} after {r['pairs']:,} pairs" if r["reached"]
-                else f"; ±{r['until_halfwidth']:g} not reached by the cap of {r['pairs']:,} pairs")
+        cap += (f"; stopped at ±{r['until_halfwidth']:g} after {r['pairs']:,} {sets}"
+                if r["reached"]
+                else f"; ±{r['until_halfwidth']:g} not reached by the cap of {r['pairs']:,} {sets}")
     s.caption = cap
     for rec in recs:
         rec.update(a=a, b=b, seed=r["seed"])

@@ -15,6 +15,7 @@ from scopa_sim.analysis.query import ask, load
 from scopa_sim.analysis.ratings import ELO_PER_LOGIT, bradley_terry
 from scopa_sim.analysis.runstats import run_stats
 from scopa_sim.analysis.stats import Z95, PairedMoments, mean_interval, paired_mean, wilson
+from scopa_sim import simulate
 from scopa_sim.runner import RunSpec
 from scopa_sim.store import Run
 
@@ -76,14 +77,28 @@ def test_paired_mean_matches_direct_formulas():
     assert p.halfwidth < p.unpaired_halfwidth            # negative correlation helps
 
 
+def test_paired_moments_of_three_plays_match_direct_formulas():
+    rng = np.random.default_rng(3)
+    y = rng.normal(0, 1, (3, 400))
+    y[1] -= 0.6 * y[0]                              # correlated plays
+    p = PairedMoments(3).add(y).result()
+    assert p.estimate == pytest.approx(y.mean())
+    assert p.halfwidth == pytest.approx(Z95 * y.mean(0).std(ddof=1) / math.sqrt(400))
+    assert p.unpaired_halfwidth == pytest.approx(
+        Z95 * math.sqrt(y.var(1, ddof=1).sum() / (9 * 400)))
+    cov, sd = np.cov(y), y.std(1, ddof=1)
+    off = ~np.eye(3, dtype=bool)
+    assert p.correlation == pytest.approx(cov[off].sum() / np.outer(sd, sd)[off].sum())
+
+
 def test_paired_ratio_and_batches():
     rng = np.random.default_rng(2)
     w1, w2 = rng.integers(2, 8, 300), rng.integers(2, 8, 300)
     y1, y2 = rng.normal(1.5 * w1, 3), rng.normal(1.5 * w2, 3)
-    whole = PairedMoments().add(y1, y2, w1, w2).result()
+    whole = PairedMoments().add([y1, y2], [w1, w2]).result()
     parts = PairedMoments()
     for s in np.array_split(np.arange(300), 7)[::-1]:           # any order, any cut
-        parts.merge(PairedMoments().add(y1[s], y2[s], w1[s], w2[s]))
+        parts.merge(PairedMoments().add([y1[s], y2[s]], [w1[s], w2[s]]))
     assert parts.result().estimate == pytest.approx(whole.estimate)
     assert parts.result().halfwidth == pytest.approx(whole.halfwidth)
     # the delta method for a ratio, written out
@@ -205,6 +220,35 @@ def test_until_halfwidth_stops_at_the_same_batch_for_any_workers():
     assert one["pairs"] % 1_000 == 0 and one["pairs"] < 20_000
     with pytest.raises(ValueError):
         compare("greedy", "random", deals=10, until_halfwidth=0.1)
+
+
+def test_compare_three_sides_rotates_a_through_every_side():
+    kw = dict(rules="scopa-3", seed=4, deals=400, batch_size=150)
+    r = compare("greedy", "random", workers=1, **kw)
+    assert r == compare("greedy", "random", workers=2, **kw)
+    assert r["plays"] == 3 and r["pairs"] == 400 and r["rounds"] == 1200
+    # the same rounds by simulate, greedy at side s in play s: A's points minus the others' mean
+    margins, wins = [], 0
+    for s in range(3):
+        df = simulate(rounds=400, strategies=["greedy" if t == s else "random" for t in range(3)],
+                      rules="scopa-3", seed=4, workers=1)
+        others = df[[f"points_{t}" for t in range(3) if t != s]]
+        margins.append(df[f"points_{s}"] - others.mean(axis=1))
+        wins += int((df[f"points_{s}"] > others.max(axis=1)).sum())
+    assert r["margin"]["estimate"] == pytest.approx(np.mean(margins))
+    assert r["margin"]["halfwidth"] == pytest.approx(
+        Z95 * np.std(np.mean(margins, axis=0), ddof=1) / math.sqrt(400))
+    assert r["round_win"]["k"] == wins and r["margin"]["estimate"] > 0.5
+    same = compare("greedy", "greedy", **kw)["margin"]      # the plays of a deal cancel exactly
+    assert same["estimate"] == 0 and same["halfwidth"] == pytest.approx(0, abs=1e-12)
+
+
+def test_tournament_with_three_sides():
+    t = tournament(["random", "greedy", "heuristic"], rules="scopa-3", seed=1, deals=300,
+                   workers=2)
+    m = np.array(t["margin"])
+    assert np.allclose(m, -m.T, equal_nan=True) and m[1, 0] > 0.5
+    assert {r["strategy"]: r["rank"] for r in t["ratings"]}["random"] == 3
 
 
 def test_compare_games_match_win_rate():

@@ -23,7 +23,7 @@ def _open(run_dir):
 @click.argument("b")
 @click.option("--deals", type=click.IntRange(min=2),
               help="Duplicate deals (or game seeds, with --games) to play, each twice "
-                   "(default 100,000).")
+                   "(three times with three sides; default 100,000).")
 @click.option("--until-halfwidth", type=float, metavar="X",
               help="Instead of --deals: play batches until the paired 95% interval of the "
                    "margin per round (with --games: of the match win rate) is at most ±X.")
@@ -45,13 +45,16 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
     the paired point margin per round (A minus B) with a 95% interval beside
     the interval the same data would give unpaired, the correlation of the
     two plays, and round win/draw/loss rates with Wilson intervals; with
-    --games, the match win rate.
+    --games, the match win rate. With three sides (scopa-3, scopa-6) each
+    deck is played three times, A at each side in turn and B at the others,
+    and the margin is A's points minus the others' mean.
 
     \b
     Examples:
       scopa-sim compare greedy random --deals 100000 --seed 1
       scopa-sim compare greedy greedy:scopa=2000 --until-halfwidth 0.01
       scopa-sim compare greedy random --games --deals 20000 --format json
+      scopa-sim compare reply counter --rules scopa-3 --deals 20000
     """
     from ..analysis.duplicate import DEFAULT_DEALS
     from ..analysis.duplicate import compare as run_compare
