@@ -63,7 +63,8 @@ def compare_view(r: dict) -> tuple[list[Section], list[dict]]:
     if r.get("until_halfwidth") is not None:
         cap += (f"; stopped at ±{r['until_halfwidth']:g} after {r['pairs']:,} {sets}"
                 if r["reached"]
-                else f"; ±{r['until_halfwidth']:g} not reached by the cap of {r['pairs']:,} {sets}")
+                else f"; ±{r['until_halfwidth']:g} not reached by the cap of "
+                     f"{r['pairs']:,} {sets}")
     s.caption = cap
     for rec in recs:
         rec.update(a=a, b=b, seed=r["seed"])
