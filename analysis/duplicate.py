@@ -145,10 +145,11 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
     sa, sb = parse_strategy(a), parse_strategy(b)         # also functions (user strategies)
     a, b = str(sa), str(sb)
     kw = {"games" if games else "rounds": units}
-    sides = Rules.resolve(rules).n_sides
-    specs = [RunSpec.make(**kw, strategies=tuple(sa if t == s else sb for t in range(sides)),
-                          rules=rules, seed=seed, batch_size=size) for s in range(sides)]
-    cmp = Comparison(a, b, games, sides)
+    rules = Rules.resolve(rules)
+    sides = range(rules.n_sides)
+    specs = [RunSpec.make(**kw, strategies=tuple(sa if t == s else sb for t in sides),
+                          rules=rules, seed=seed, batch_size=size) for s in sides]
+    cmp = Comparison(a, b, games, len(sides))
     stop = False
     with executor(workers, scheduler) as ex:
         for _, batch in stream(duplicate_batch, (specs,), range(specs[0].n_batches), ex):
