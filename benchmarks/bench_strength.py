@@ -4,7 +4,7 @@ scientifico, on duplicate deals, with each side's CPU ms per move.
 
     .venv/bin/python benchmarks/bench_strength.py [--strategy SPEC] [--deals N]
         [--scopone-deals M] [--seed S] [--workers W] [--min-cpu SEC] [--json FILE]
-        [--skip-scopone] [--versus SPEC ...]
+        [--skip-scopone] [--versus SPEC ...] [--preset-deals N]
 
 For each match the margin per round (strategy minus opponent, points) with
 its paired 95% interval comes from `scopa_sim.analysis.duplicate.compare`;
@@ -12,7 +12,9 @@ ms per move is CPU time on one core of the strategy playing itself
 (`scopa_sim.simulate(..., workers=1)`) over rounds x plays per round (36 in
 two-player scopa, 40 in scopone), as in benchmarks/frontier.py. The target
 of the issue: +0.15 a round or more against pimc:samples=400 at 2 ms a move
-or less. --versus adds more two-player opponents (e.g. other settings tried).
+or less. --versus adds more two-player opponents (e.g. other settings tried);
+--preset-deals N plays the strategy against counter on every other preset too
+(scopa-3, scopa-4, scopa-4-nine, scopa-6: "every preset" of the issue).
 Defaults take about 4 minutes on 2 cores.
 """
 from __future__ import annotations
@@ -28,7 +30,8 @@ import scopa_sim
 
 STRATEGY = "spimc"
 REFERENCE = "pimc:samples=400,rollout=heuristic,endgame=1,infer=0"
-SCOPONE_REFERENCE = "counter"
+SCOPONE_REFERENCE = "counter"                  # on scopone and the other presets
+OTHER_PRESETS = ("scopa-3", "scopa-4", "scopa-4-nine", "scopa-6")
 CARDS = 40
 
 
@@ -76,6 +79,8 @@ def main(argv=None) -> int:
     ap.add_argument("--min-cpu", type=float, default=2.0, help="CPU seconds per timing")
     ap.add_argument("--versus", nargs="*", default=[], help="more two-player opponents")
     ap.add_argument("--skip-scopone", action="store_true")
+    ap.add_argument("--preset-deals", type=int, default=0,
+                    help="duplicate deals against counter on each other preset (default 0: none)")
     ap.add_argument("--json", default=None, help="also write the rows as JSON here")
     args = ap.parse_args(argv)
     try:
@@ -91,6 +96,9 @@ def main(argv=None) -> int:
     if not args.skip_scopone:
         rows.append(match(spec, SCOPONE_REFERENCE, "scopone-scientifico", args.scopone_deals,
                           args.seed, args.workers, args.min_cpu))
+    for rules in OTHER_PRESETS if args.preset_deals > 0 else ():
+        rows.append(match(spec, SCOPONE_REFERENCE, rules, args.preset_deals, args.seed,
+                          args.workers, args.min_cpu))
     first = rows[0]
     met = first["low"] >= 0.15 and first["ms_a"] <= 2.0
     print(f"target (+0.15 a round against {REFERENCE}, 95% interval, at <= 2 ms/move): "
