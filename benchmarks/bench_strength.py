@@ -30,7 +30,7 @@ import scopa_sim
 
 STRATEGY = "spimc"
 REFERENCE = "pimc:samples=400,rollout=heuristic,endgame=1,infer=0"
-SCOPONE_REFERENCE = "counter"                  # on scopone and the other presets
+COUNTER_REFERENCE = "counter"                  # on scopone and the other presets
 OTHER_PRESETS = ("scopa-3", "scopa-4", "scopa-4-nine", "scopa-6")
 CARDS = 40
 
@@ -94,10 +94,10 @@ def main(argv=None) -> int:
         rows.append(match(spec, other, "scopa", args.deals, args.seed, args.workers,
                           args.min_cpu))
     if not args.skip_scopone:
-        rows.append(match(spec, SCOPONE_REFERENCE, "scopone-scientifico", args.scopone_deals,
+        rows.append(match(spec, COUNTER_REFERENCE, "scopone-scientifico", args.scopone_deals,
                           args.seed, args.workers, args.min_cpu))
     for rules in OTHER_PRESETS if args.preset_deals > 0 else ():
-        rows.append(match(spec, SCOPONE_REFERENCE, rules, args.preset_deals, args.seed,
+        rows.append(match(spec, COUNTER_REFERENCE, rules, args.preset_deals, args.seed,
                           args.workers, args.min_cpu))
     first = rows[0]
     met = first["low"] >= 0.15 and first["ms_a"] <= 2.0

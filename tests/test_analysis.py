@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from scopa_sim import simulate
 from scopa_sim.analysis import charts
 from scopa_sim.analysis.duplicate import compare, tournament
 from scopa_sim.analysis.markov import (bootstrap_match_probability, match_probability,
@@ -15,7 +16,6 @@ from scopa_sim.analysis.query import ask, load
 from scopa_sim.analysis.ratings import ELO_PER_LOGIT, bradley_terry
 from scopa_sim.analysis.runstats import run_stats
 from scopa_sim.analysis.stats import Z95, PairedMoments, mean_interval, paired_mean, wilson
-from scopa_sim import simulate
 from scopa_sim.runner import RunSpec
 from scopa_sim.store import Run
 
