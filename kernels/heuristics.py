@@ -118,9 +118,10 @@ def exposure(p, table, card, take, hidden, hand, counting, matching):
         cost += p[P_SWEEP] * chance(hidden, s, hand, counting)
     sevens = after & RANK_CARDS[7]
     if sevens:
-        cost += p[P_SEVEN] * popcount(sevens) * chance(hidden, 7, hand, counting)
+        taken = chance(hidden, 7, hand, counting)
+        cost += p[P_SEVEN] * popcount(sevens) * taken
         if sevens & SETTEBELLO_SET:
-            cost += p[P_SETTEBELLO_EXPOSED] * chance(hidden, 7, hand, counting)
+            cost += p[P_SETTEBELLO_EXPOSED] * taken
     if matching:
         cost += matched(p, after, hidden, hand)
     coins = after & COINS
