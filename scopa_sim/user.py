@@ -16,6 +16,7 @@ then set as for the built-ins: `mine.py:cautious:risk=2`.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -24,6 +25,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from numba.core import config
+
+from .kernels import _jit
 from .kernels.ids import Param
 
 PARAMS_ATTRIBUTE = "scopa_params"
@@ -135,6 +139,23 @@ def digest_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@contextlib.contextmanager
+def _cached_apart():
+    """Numba's disk cache, for the functions a strategy file decorates, in a
+    folder of scopa-sim's (`user/` in the kernels' cache folder), not beside
+    the file: a cached function records the name of its module, and one
+    cached by the user's own `import` (`mystrategy`) fails to load under
+    ours (`scopa_user_...`), and the other way round. Numba reads the folder
+    at decoration; without a folder of ours, nothing changes."""
+    saved = config.CACHE_DIR
+    if _jit.CACHE_DIR is not None:
+        config.CACHE_DIR = str(_jit.CACHE_DIR / "user")
+    try:
+        yield
+    finally:
+        config.CACHE_DIR = saved
+
+
 def _module_from_file(path: Path, text: str):
     """Execute a strategy file as a module of its own (one per file and
     content), so that two files of the same name never mix; the module and
@@ -152,7 +173,8 @@ def _module_from_file(path: Path, text: str):
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        with _cached_apart():
+            spec.loader.exec_module(module)
     except (Exception, SystemExit) as e:           # a strategy file may not end the program
         del sys.modules[name]
         raise UserStrategyError(f"strategy {text}: {path.name} fails to load: "

@@ -104,3 +104,20 @@ def test_the_hash_covers_the_numba_version(tmp_path, monkeypatch):
     before = _jit.source_hash()
     monkeypatch.setattr(numba, "__version__", numba.__version__ + ".other")
     assert _jit.source_hash() != before
+
+
+def test_a_strategy_file_imported_by_its_user_first_still_loads(tmp_path):
+    """Numba records a cached function's module name: a file the user's own
+    `import strat` cached must still load as a strategy (and the other way
+    round), each from its own cache (scopa_sim.user._cached_apart)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(KERNELS.parent / "docs" / "examples" / "greedy_jit.py", home / "strat.py")
+    use = ("import numpy as np, strat; "
+           "print(strat.worth(7, np.array([100., 100., 400., 5., 1000.])))")
+    run = ("import scopa_sim; r = scopa_sim.simulate(rounds=20, seed=1, "
+           f"strategies=({str(home / 'strat.py:greedy')!r}, 'counter')); print(len(r))")
+    for code, cwd, want in ((use, home, "805.0"), (run, tmp_path, "20"), (use, home, "805.0")):
+        out = subprocess.run([sys.executable, "-c", code], cwd=cwd, check=True,
+                             capture_output=True, text=True).stdout
+        assert out.strip() == want
