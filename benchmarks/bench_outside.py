@@ -10,7 +10,7 @@ Each line: the margin per round (ours minus the bot's, points) with its
 paired 95% interval, each side's CPU ms per move, and the issue's figure
 against the public bot where it gives one. `pimc:rollout=heuristic,infer=0`
 and `endgame:fallback=counter` are pimc and endgame as they were when the
-issue measured them. Defaults take about 6 minutes on 2 cores.
+issue measured them. Defaults take about 3 minutes on 2 cores.
 """
 from __future__ import annotations
 
