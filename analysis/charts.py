@@ -12,6 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib import ticker  # noqa: E402
 
 SIZE = (8.0, 5.0)
 DPI = 100
@@ -107,6 +108,8 @@ def convergence(stats: dict):
     ax.axhline(c[-1]["rate"], color="black", ls=":", lw=1,
                label=f"final {c[-1]['rate']:.4f} (n = {c[-1]['rounds']:,})")
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(ticker.StrMethodFormatter("{x:,.0f}"))   # not 10^k: plain
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())                 # text needs no math fonts
     ax.set_xlabel("rounds played (log scale)")
     ax.set_ylabel("side 0 round win rate (fraction of rounds)")
     ax.legend()
