@@ -361,6 +361,15 @@ def test_charts_are_images_of_the_expected_size(runs, tmp_path, kind):
     assert img[..., :3].std() > 0.05                         # not blank
 
 
+def test_the_log_axis_is_labelled_in_plain_numbers(runs):
+    """No mathtext (10^k needs math fonts a shared font cache may lack: a
+    findfont warning per glyph)."""
+    fig = charts.convergence(run_stats(runs["rounds"], bootstrap=0))
+    fig.canvas.draw()
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels() if t.get_text()]
+    assert "1,000" in labels and not any("$" in t for t in labels)
+
+
 def test_chart_svg_and_bad_extension(runs, tmp_path):
     st = run_stats(runs["rounds"], bootstrap=0)
     path = charts.draw("margin", st, tmp_path / "m.svg")
