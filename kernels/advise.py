@@ -16,7 +16,9 @@ Arrays and scalars in, arrays out; no Python objects. The caller
 stream (seed, r) only: one deal of the cards the adviser has not seen
 (`search.determinize`), then every root move played on that same deal and
 from the same random state (common random numbers: the moves' results are
-paired), the round played out by one fast strategy for every seat.
+paired), the round played out by one fast strategy, or a user's (`users`, the
+run's context: a bad choice is recorded there and stops the batch), for every
+seat.
 
 `exact_values` gives each root move's exact round point margin by
 alpha-beta minimax (`search.minimax`, every move with the full window, so
@@ -34,21 +36,28 @@ from .position import HAND, TABLE, TURN, is_over, play_move, unseen
 from .rng import stream
 from .search import (
     NO_ROOM, copy_into, determinize, hidden_holder, minimax, score_into, value_after)
+from .users import F_STRATEGY, is_user, play_user
 
 @kernel
-def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work):
-    """Play the round out, every seat by the fast `strategy` with parameters `p`."""
+def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work, users):
+    """Play the round out, every seat by `strategy` (fast or a user's) with
+    parameters `p`."""
     while not is_over(pos):
         seat = np.int64(pos[TURN])
         m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
-        i = choose_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
+        if is_user(strategy):
+            i = play_user(strategy, p, seat, pos, rules, m, cards, takes, rng, users)
+        else:
+            i = choose_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
         play_move(pos, deck, rules, cards[i], takes[i])
 
 
 @outlined
 def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
-                 out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout):
-    """Rollouts first..first+count-1 of every root move; points into `out`."""
+                 out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout, users):
+    """Rollouts first..first+count-1 of every root move; points into `out`.
+    Returns count, or -1 when a user strategy chose a move that does not
+    exist (recorded in `users`)."""
     n_sides = rules[R_SIDES]
     for r in range(count):
         stream(seed, first + r, rng)
@@ -59,10 +68,13 @@ def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, car
             copy_into(rdeck, sdeck)
             rng[0] = saved[0]                         # the same draws for every move
             play_move(rpos, rdeck, rules, cards[j], takes[j])
-            play_out(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work)
+            play_out(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work, users)
+            if users[5][F_STRATEGY] >= 0:
+                return -1
             score_into(rpos, rules, sout)
             for t in range(n_sides):
                 out[r, j, t] = sout[t, S_POINTS]
+    return count
 
 
 @outlined

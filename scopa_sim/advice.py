@@ -7,8 +7,9 @@ given the score, of winning the game; best move first.
 
 How a move is valued. A rollout deals the cards the seat to play has not
 seen at random to the other hands (their sizes are known) and the undealt
-deck, plays the move, and plays the round out with one fast strategy for
-every seat (`strategy`, default `DEFAULT_STRATEGY`). Rollout r draws from
+deck, plays the move, and plays the round out with one fast strategy, or a
+jitted one of the user's, for every seat (`strategy`, default
+`DEFAULT_STRATEGY`). Rollout r draws from
 stream (seed, r) only, and every move is played on the same deals from the
 same random state (common random numbers), so the differences between
 moves are paired: the interval of "this move minus the best" is narrower
@@ -58,7 +59,10 @@ from .checks import MAX_SEED, SEED_SPAN, below_target, mine_theirs, whole
 from .executors import executor, stream
 from .kernels import ids, layout as L, position as P
 from .kernels.batch import call
+from .kernels.users import F_MOVES, F_PLAY, F_SEAT, F_STRATEGY, F_VALUE
+from .play import Seats, StrategyError
 from .rules import Rules, packed
+from .strategies import Strategy, parse_strategy
 
 DEFAULT_STRATEGY = "heuristic"
 DEFAULT_ROLLOUTS = 10_000
@@ -229,17 +233,16 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
 # ---- rollouts ---------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Job:
-    """Everything a batch of rollouts needs (plain arrays: it may go to Dask)."""
+    """Everything a batch of rollouts needs (it may go to Dask: a user
+    strategy is loaded there again from its file)."""
     seed: int
     total: int
     batch: int
     seat: int
     pos: np.ndarray
     deck: np.ndarray
-    rules: np.ndarray
-    n_sides: int
-    strategy: int
-    params: np.ndarray
+    rules: Rules
+    strategy: Strategy
     cards: np.ndarray
     takes: np.ndarray
 
@@ -251,14 +254,28 @@ def _batch(job: _Job, b: int) -> np.ndarray:
     first = b * job.batch
     count = min(job.batch, job.total - first)
     n = len(job.cards)
-    out = np.zeros((count, n, job.n_sides), np.int16)
-    call(advise_batch, np.uint64(job.seed), np.int64(first), np.int64(count),
-          np.int64(job.seat), job.pos, job.deck, job.rules, np.int64(job.strategy), job.params,
-          np.int64(n), job.cards, job.takes, out, np.zeros(1, np.uint64),
-          np.zeros(1, np.uint64), np.zeros(W_SIZE, np.int64), np.zeros(P.POS_SIZE, np.uint64),
-          np.zeros(L.N_CARDS, np.int64), np.zeros(P.POS_SIZE, np.uint64),
-          np.zeros(L.N_CARDS, np.int64), np.zeros(L.MAX_MOVES, np.int64),
-          np.zeros(L.MAX_MOVES, np.uint64), np.zeros((L.MAX_PLAYERS, L.N_SIDE), np.int16))
+    seats = Seats(job.rules, (job.strategy,) * job.rules.n_sides)
+    users = seats.context()
+    out = np.zeros((count, n, job.rules.n_sides), np.int16)
+    try:
+        done = call(advise_batch, np.uint64(job.seed), np.int64(first), np.int64(count),
+                    np.int64(job.seat), job.pos, job.deck, seats.packed, seats.ids[0],
+                    seats.params[0], np.int64(n), job.cards, job.takes, out,
+                    np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(W_SIZE, np.int64),
+                    np.zeros(P.POS_SIZE, np.uint64), np.zeros(L.N_CARDS, np.int64),
+                    np.zeros(P.POS_SIZE, np.uint64), np.zeros(L.N_CARDS, np.int64),
+                    np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.MAX_MOVES, np.uint64),
+                    np.zeros((L.MAX_PLAYERS, L.N_SIDE), np.int16), users)
+    except Exception as e:
+        if not seats.users:
+            raise
+        raise StrategyError(f"strategy {job.strategy} raised {type(e).__name__}: {e} "
+                            f"in an advise rollout") from None
+    if done < 0:
+        f = users[5]
+        seat = int(f[F_SEAT])
+        raise seats.bad_choice(int(f[F_STRATEGY]), int(f[F_VALUE]), int(f[F_MOVES]), seat,
+                               f"an advise rollout (seat {seat}, play {int(f[F_PLAY])})")
     return out
 
 
@@ -362,11 +379,11 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     """Every legal move of `seat` (to play) in a checked kernel position:
     the result as plain data ("moves": records best first, see COLUMNS;
     "rollouts", "stopped", "exact", ...)."""
-    from .strategies import parse_strategy
     s = parse_strategy(strategy)
-    if getattr(s.spec, "id", None) not in ids.FAST:
-        raise ValueError(f"advise plays its rollouts with a fast strategy "
-                         f"({', '.join(ids.NAMES[i] for i in ids.FAST)}), not {s.name}")
+    if getattr(s.spec, "id", None) not in ids.FAST and not getattr(s.spec, "jitted", False):
+        raise ValueError(f"advise plays its rollouts in the kernel, with a fast strategy "
+                         f"({', '.join(ids.NAMES[i] for i in ids.FAST)}) or a jitted one "
+                         f"of yours, not {s.name}")
     seed = whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
     rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,
                      f"a whole number 2..{MAX_ROLLOUTS:,}")
@@ -407,8 +424,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
         result.update(exact=True, rollouts=0,
                       stopped="exact: nothing is hidden (minimax, best play by every seat)")
     else:
-        job = _Job(seed, rollouts, batch, seat, pos, deck, rules_v, n_sides, s.spec.id,
-                   s.vector(), cards, takes)
+        job = _Job(seed, rollouts, batch, seat, pos, deck, rules, s, cards, takes)
         parts, done, check = [], 0, batch
         stopped = f"the most rollouts asked for ({rollouts:,})"
         with executor(workers, scheduler) as ex:

@@ -92,12 +92,12 @@ class Seats:
         if rows == -2:
             f = scratch[-1][5]
             seat = int(f[F_SEAT])
-            raise self._bad_choice(int(f[F_STRATEGY]), int(f[F_VALUE]), int(f[F_MOVES]), seat,
+            raise self.bad_choice(int(f[F_STRATEGY]), int(f[F_VALUE]), int(f[F_MOVES]), seat,
                                    _where(games, int(f[F_UNIT]), int(f[F_ROUND]), seat,
                                           int(f[F_PLAY])))
         return rows
 
-    def _bad_choice(self, strategy, value, moves, seat, where) -> StrategyError:
+    def bad_choice(self, strategy, value, moves, seat, where) -> StrategyError:
         seat_strategy = self.name(int(self.ids[seat]))
         rollout = (f" (in a rollout of {seat_strategy})"
                    if self.name(strategy) != seat_strategy else "")
@@ -161,7 +161,7 @@ class Seats:
             raise StrategyError(f"strategy {strategy} raised {type(e).__name__}: {e} "
                                 f"at {where()}") from None
         if fault[F_STRATEGY] >= 0:
-            raise self._bad_choice(int(fault[F_STRATEGY]), int(fault[F_VALUE]),
+            raise self.bad_choice(int(fault[F_STRATEGY]), int(fault[F_VALUE]),
                                    int(fault[F_MOVES]), seat, where())
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
                 or not 0 <= i < n:

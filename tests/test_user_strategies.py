@@ -4,6 +4,7 @@ import json
 import textwrap
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -336,6 +337,28 @@ def test_compare_and_tournament_take_functions():
     assert t["strategies"] == ["<greedy>", "random", PY]
 
 
-def test_advise_says_it_rolls_out_with_built_in_fast_strategies_only():
-    with pytest.raises(ValueError, match="advise plays its rollouts with a fast strategy"):
-        scopa_sim.advise(hand="7d 7h As", table="2c 4h 5s Qd", strategy=JIT)
+ADVISE = dict(hand="7d 7h As", table="2c 4h 5s Qd", seed=1, rollouts=1000)
+
+
+def test_advise_rolls_out_with_a_jitted_strategy_as_with_the_built_in():
+    mine = scopa_sim.advise(strategy=JIT, score="5-7", **ADVISE)
+    pd.testing.assert_frame_equal(mine, scopa_sim.advise(strategy="greedy", score="5-7",
+                                                         **ADVISE))
+    pd.testing.assert_frame_equal(mine, scopa_sim.advise(strategy=JIT, score="5-7", workers=2,
+                                                         **ADVISE))
+
+
+@pytest.mark.parametrize("name, error", [
+    ("raiser", r"strategy .*bad.py:raiser raised ValueError: I give up in an advise rollout$"),
+    ("wild", r"strategy .*bad.py:wild chose move \d+ of \d+ legal moves \(0\.\.\d+\) at an "
+             r"advise rollout \(seat \d, play 7\)$"),
+])
+def test_advise_names_a_user_strategy_that_fails_in_a_rollout(bad, name, error):
+    with pytest.raises(ValueError, match=error):
+        scopa_sim.advise(strategy=f"{bad}:{name}", **ADVISE)
+
+
+def test_advise_refuses_a_python_strategy_in_its_kernel_rollouts():
+    with pytest.raises(ValueError, match="in the kernel, with a fast strategy .* or a jitted "
+                                         "one of yours, not docs/examples/greedy_py.py:greedy"):
+        scopa_sim.advise(strategy=PY, **ADVISE)

@@ -58,7 +58,8 @@ def advise_view(r: dict):
 @click.option("--score", metavar="MINE-THEIRS",
               help="The game score before this round, e.g. 5-7: adds P(win game).")
 @click.option("--strategy", "-s", default=DEFAULT_STRATEGY, show_default=True,
-              help="The fast strategy that plays the rollouts out for every seat.")
+              help="The strategy that plays the rollouts out for every seat: a "
+                   "fast one, or a jitted one of yours (PATH.py:NAME).")
 @click.option("--rollouts", type=click.IntRange(2, 10_000_000), default=DEFAULT_ROLLOUTS,
               show_default=True, help="The most rollouts (deals of the unseen cards) per move.")
 @click.option("--until-halfwidth", type=click.FloatRange(0, 100, min_open=True), metavar="H",
