@@ -345,7 +345,7 @@ def _separated(margins: np.ndarray) -> bool:
 
 
 @functools.lru_cache(maxsize=16)
-def _game_chances(rules: Rules, strategy: str):
+def _game_chances(rules: Rules, strategy: Strategy):
     """(v[s0, s1, dealer], tied[dealer]): P(side 0 wins the game) from each
     score below the target, and from a tie at or above it, with the next
     round dealt by `dealer`, in self-play of `strategy`."""
@@ -356,7 +356,7 @@ def _game_chances(rules: Rules, strategy: str):
     return win_table(dist, rules.target), tied_chances(dist)
 
 
-def _win_game(points, side, score, rules: Rules, next_dealer: int, strategy: str):
+def _win_game(points, side, score, rules: Rules, next_dealer: int, strategy: Strategy):
     """P(side wins the game) after each rollout's round points (.., 2)."""
     v, tied = _game_chances(rules, strategy)
     start = np.zeros(2, np.int64)
@@ -419,7 +419,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
         cols = {"margin": (values,) * 3, "vs_best": (diff,) * 3,
                 "win_round": ((values > 0) * 1.0,) * 3}
         if score is not None:
-            g = _win_game(points, side, score, rules, next_dealer, str(s))
+            g = _win_game(points, side, score, rules, next_dealer, s)
             cols["win_game"] = (g, g, g)
         result.update(exact=True, rollouts=0,
                       stopped="exact: nothing is hidden (minimax, best play by every seat)")
@@ -455,8 +455,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
                 "vs_best": _mean_ci(margins - margins[:, [best]]),
                 "win_round": _chance_ci((margins > 0) * 1.0)}
         if score is not None:
-            cols["win_game"] = _chance_ci(_win_game(points, side, score, rules, next_dealer,
-                                                    str(s)))
+            cols["win_game"] = _chance_ci(_win_game(points, side, score, rules, next_dealer, s))
         margin = cols["margin"][0]
         result.update(exact=False, rollouts=len(margins), stopped=stopped)
 

@@ -346,6 +346,8 @@ def test_advise_rolls_out_with_a_jitted_strategy_as_with_the_built_in():
                                                          **ADVISE))
     pd.testing.assert_frame_equal(mine, scopa_sim.advise(strategy=JIT, score="5-7", workers=2,
                                                          **ADVISE))
+    jitted = parse_strategy(JIT).spec.function                  # a function, from Python
+    pd.testing.assert_frame_equal(mine, scopa_sim.advise(strategy=jitted, score="5-7", **ADVISE))
 
 
 @pytest.mark.parametrize("name, error", [
