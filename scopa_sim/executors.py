@@ -10,17 +10,25 @@ A batch task is a pure function of its arguments (a run spec and a batch
 index): it may run on any worker, and twice (Dask retries the tasks of a
 worker that died) without harm, because the consumer, not the task, writes
 results, once per batch, in batch order.
+
+`INTERRUPT` is a Ctrl-C the program's signal handler could not raise where
+it arrived (see `scopa_sim.cli`): `stream` raises it as KeyboardInterrupt
+while it waits for a batch.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
 SCHEDULER_ENV = "SCOPA_SIM_SCHEDULER"
+INTERRUPT = threading.Event()       # set by a signal handler only: signals are per process
+POLL = 0.25                         # seconds between looks at INTERRUPT while a batch runs
 
 
 def default_workers() -> int:
@@ -153,9 +161,19 @@ def stream(task: Callable, args: tuple, batches: Iterable[int], ex) -> Iterator[
             if not pending:
                 return
             b = next(iter(pending))
-            result = pending[b].result()
+            result = _result(pending[b])
             del pending[b]
             yield b, result
     finally:
         for future in pending.values():
             future.cancel()
+
+
+def _result(future):
+    """The future's result, or KeyboardInterrupt once `INTERRUPT` is set."""
+    while not INTERRUPT.is_set():
+        try:
+            return future.result(timeout=POLL)
+        except (TimeoutError, concurrent.futures.TimeoutError):
+            continue
+    raise KeyboardInterrupt

@@ -326,6 +326,37 @@ def test_ctrl_c_while_a_strategy_never_returns_is_one_line_and_exit_130(tmp_path
     assert len(stderr.splitlines()) == 1 and stderr.startswith("interrupted"), stderr
 
 
+def test_ctrl_c_inside_llvm_while_numba_compiles_is_noted_and_raised_by_the_wait():
+    """In one of LLVM's ctypes callbacks (Numba compiling in the main thread)
+    a KeyboardInterrupt would be printed and dropped: the handler notes it
+    instead, and `stream` raises it while it waits for a batch."""
+    import threading
+    from types import SimpleNamespace
+    from scopa_sim import executors
+    from scopa_sim.cli import _on_interrupt
+
+    def frame(path):
+        return SimpleNamespace(f_code=SimpleNamespace(co_filename=path))
+    release = threading.Event()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            _on_interrupt(signal.SIGINT, frame("/src/scopa_sim/executors.py"))
+        assert not executors.INTERRUPT.is_set()
+        assert _on_interrupt(signal.SIGINT, frame(
+            "/venv/llvmlite/binding/executionengine.py")) is None
+        assert executors.INTERRUPT.is_set()
+        with executors.executor(1) as ex:
+            batches = executors.stream(lambda b: release.wait(60), (), range(3), ex)
+            started = time.perf_counter()
+            with pytest.raises(KeyboardInterrupt):
+                next(batches)
+            assert time.perf_counter() - started < 5        # not after the batch
+            release.set()
+    finally:
+        executors.INTERRUPT.clear()
+        release.set()
+
+
 def test_leaving_an_executor_by_an_error_does_not_wait_for_running_batches():
     import threading
     from scopa_sim.executors import executor

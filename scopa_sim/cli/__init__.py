@@ -32,16 +32,28 @@ def _interrupted_while_loading(signum, frame):
     os._exit(130)                   # nothing is written while loading; an import may catch SystemExit
 
 
-# Ctrl-C while the command line loads is one line too; `main` restores
-# Python's own handler (KeyboardInterrupt) before any command runs. An
-# ignored SIGINT (a background job) stays ignored.
+# Ctrl-C while the command line loads is one line too; `main` installs
+# `_on_interrupt` (KeyboardInterrupt, as Python's own handler) before any
+# command runs. An ignored SIGINT (a background job) stays ignored.
 _LOADING = signal.getsignal(signal.SIGINT) is signal.default_int_handler
 if _LOADING:
     signal.signal(signal.SIGINT, _interrupted_while_loading)
 
 import click  # noqa: E402
 
+from ..executors import INTERRUPT  # noqa: E402
 from .options import Interrupted  # noqa: E402
+
+
+def _on_interrupt(signum, frame):
+    """Ctrl-C: KeyboardInterrupt. But while Numba compiles in this thread the
+    signal is often handled inside one of LLVM's callbacks, where ctypes
+    would print the exception and drop it: there it is only noted
+    (`executors.INTERRUPT`), and raised where the work next waits for a batch."""
+    if frame is not None and "llvmlite" in frame.f_code.co_filename:
+        INTERRUPT.set()
+        return
+    raise KeyboardInterrupt
 
 
 def _from_interrupt(e: BaseException) -> bool:
@@ -65,7 +77,7 @@ class Cli(click.Group):
     def main(self, args=None, prog_name=None, **extra):
         try:
             if _LOADING:
-                signal.signal(signal.SIGINT, signal.default_int_handler)
+                signal.signal(signal.SIGINT, _on_interrupt)
             return super().main(args, prog_name or "scopa-sim", standalone_mode=False, **extra)
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
