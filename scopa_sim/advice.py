@@ -9,11 +9,11 @@ How a move is valued. A rollout deals the cards the seat to play has not
 seen at random to the other hands (their sizes are known) and the undealt
 deck, plays the move, and plays the round out with one fast strategy, or a
 jitted one of the user's, for every seat (`strategy`, default
-`DEFAULT_STRATEGY`). Rollout r draws from
-stream (seed, r) only, and every move is played on the same deals from the
-same random state (common random numbers), so the differences between
-moves are paired: the interval of "this move minus the best" is narrower
-than the two moves' own intervals taken apart would make it. Rollouts run
+`DEFAULT_STRATEGY`). Rollout r draws from stream (seed, r) only, and every
+move is played on the same deals from the same random state (common random
+numbers), so the differences between moves are paired: the interval of
+"this move minus the best" is narrower than the two moves' own intervals
+taken apart would make it. Rollouts run
 in batches on threads (or a Dask cluster) in the kernel
 (`kernels/advise.py`); the same seed gives the same numbers for any number
 of workers and any batch size.
