@@ -228,16 +228,20 @@ def make(function, text: str | None = None, source=None, digest=None) -> UserSpe
 
 
 def _check_jitted(function, text: str) -> None:
+    from numba.core import types
     from numba.core.errors import NumbaError
 
     from .kernels.users import SIGNATURE
+    contract = (f"strategy {text}: a jitted strategy is f(obs, cards, takes, params) on int64, "
+                f"int64, int64 and float64 arrays, returning an int (int64)")
     try:
         function.compile(SIGNATURE.args)
     except (NumbaError, TypeError, ValueError) as e:
         first = next((line for line in str(e).splitlines() if line.strip()), "")
-        raise UserStrategyError(f"strategy {text}: a jitted strategy is f(obs, cards, takes, "
-                                f"params) on int64, int64, int64 and float64 arrays, returning "
-                                f"an int: {first.strip()}") from None
+        raise UserStrategyError(f"{contract}: {first.strip()}") from None
+    returns = types.unliteral(function.overloads[SIGNATURE.args].signature.return_type)
+    if returns != SIGNATURE.return_type:                 # `return 0` types as Literal[int](0)
+        raise UserStrategyError(f"{contract}, not {returns}")
 
 
 def _check_python(function, text: str, has_params: bool) -> None:

@@ -137,6 +137,14 @@ BAD = textwrap.dedent('''
     def short(obs, cards):
         return 0
 
+    @numba.njit
+    def halves(obs, cards, takes, params):
+        return 0.5
+
+    @numba.njit
+    def yes(obs, cards, takes, params):
+        return cards.shape[0] > 1
+
     def pyraiser(obs, moves):
         return moves[99] if obs.plays == 3 else 0
 
@@ -187,6 +195,8 @@ def test_a_failing_strategy_names_itself_and_the_position(bad, name, error):
 
 @pytest.mark.parametrize("name, error", [
     ("short", "a jitted strategy is f\\(obs, cards, takes, params\\)"),
+    ("halves", r"returning an int \(int64\), not float64$"),
+    ("yes", r"returning an int \(int64\), not bool$"),
     ("one", "a Python strategy is f\\(obs, moves\\)"),
     ("broken", "is not a function"),
     ("missing", "has no missing"),
