@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import itertools
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -71,13 +72,26 @@ class Dask:
         self.workers = max(1, sum(client.nthreads().values()))
 
     def submit(self, fn: Callable, *args):
-        return self.client.submit(fn, *args, pure=False)
+        """`fn(*args)` as a task. The call travels as bytes, unpickled by the
+        worker that runs it: unpickling loads a user strategy from its file
+        (`user.UserSpec`), and the scheduler, which unpickles a task's
+        arguments, may not have the file, or may find it changed; the worker
+        then raises the one-line error as the task's."""
+        import cloudpickle
+        return self.client.submit(_call, cloudpickle.dumps((fn, args)), pure=False)
 
     def close(self, wait: bool = True) -> None:
         if self._owned:                          # ours: made for this command
             self.client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _call(payload: bytes):
+    """A `Dask.submit` task: the pickled call, made."""
+    import cloudpickle
+    fn, args = cloudpickle.loads(payload)
+    return fn(*args)
 
 
 def warm_kernels() -> None:
@@ -130,7 +144,7 @@ def executor(workers: int | None = None, scheduler=None):
                              "'dask[distributed]'") from None
         if kind == "local":
             cluster = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0")
+                                   dashboard_address=":0", silence_logs=logging.CRITICAL)
             ex = Dask(Client(cluster), owned=True, cluster=cluster)
         elif kind == "address":
             try:

@@ -95,3 +95,16 @@ def test_a_local_cluster_for_one_command(tmp_path):
     cli("simulate", "--out", tmp_path / "local", "--quiet", *GAMES)
     cli("simulate", "--out", tmp_path / "dask", "--quiet", *GAMES, "--cluster", "local:2")
     assert parts(tmp_path / "dask") == parts(tmp_path / "local")
+
+
+def test_a_user_strategy_that_cannot_load_on_the_cluster_is_one_error(tmp_path, client):
+    """A task's strategy is loaded by the worker that runs it, not by the
+    scheduler: a file changed since the run began is the task's error, the
+    one-line UserStrategyError, not a task graph the scheduler cannot read."""
+    from scopa_sim.strategies import parse_strategy
+    path = tmp_path / "mine.py"
+    path.write_text(Path("docs/examples/greedy_jit.py").read_text())
+    mine = parse_strategy(f"{path}:greedy")
+    path.write_text(path.read_text() + "# changed\n")
+    with pytest.raises(ValueError, match=r"mine.py has changed since the run began"):
+        scopa_sim.simulate(rounds=100, strategies=(mine, "greedy"), scheduler=client)
