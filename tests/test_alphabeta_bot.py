@@ -16,8 +16,8 @@ BOT_FILE = Path(__file__).resolve().parent.parent / "benchmarks" / "alphabeta_bo
 
 @pytest.fixture(scope="module")
 def bot():
-    """The module as a strategy run loads it (Numba's cache of a file's
-    functions expects the module name it was first compiled under)."""
+    """The module as a strategy run loads it (its Numba cache in scopa-sim's
+    folder, not beside the file)."""
     return user._module_from_file(BOT_FILE, str(BOT_FILE))[0]
 
 
