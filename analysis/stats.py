@@ -188,7 +188,8 @@ class PairedMoments:
         var = np.maximum(np.diag(v), 0.0)
         sd = np.sqrt(var)
         scale = n / total_w ** 2
-        paired = Z95 * np.sqrt(max(v.sum(), 0.0) * scale)
+        pv = v.sum()                          # below 1e-12 of the unpaired: rounding
+        paired = Z95 * np.sqrt(pv * scale) if pv > 1e-12 * var.sum() else 0.0
         unpaired = Z95 * np.sqrt(var.sum() * scale)
         spread = sd.sum() ** 2 - var.sum()                    # sum over s != t of sd_s sd_t
         corr = (v.sum() - np.trace(v)) / spread if spread > 0 else float("nan")

@@ -91,6 +91,17 @@ def test_paired_moments_of_three_plays_match_direct_formulas():
     assert p.correlation == pytest.approx(cov[off].sum() / np.outer(sd, sd)[off].sum())
 
 
+def test_plays_that_always_cancel_have_a_paired_halfwidth_of_exactly_zero():
+    """A strategy against itself on three sides: each deck's three margins
+    add up to 0, so the paired interval is 0 (not rounding's -1e-9)."""
+    rng = np.random.default_rng(4)
+    points = rng.integers(0, 8, (3, 3, 300)).astype(float)        # play, side, deck
+    y = np.array([points[s, s] - (points[s].sum(0) - points[s, s]) / 2 for s in range(3)])
+    y[2] = -y[0] - y[1]
+    p = PairedMoments(3).add(y).result()
+    assert p.estimate == 0 and p.halfwidth == 0 and p.unpaired_halfwidth > 0
+
+
 def test_paired_ratio_and_batches():
     rng = np.random.default_rng(2)
     w1, w2 = rng.integers(2, 8, 300), rng.integers(2, 8, 300)
