@@ -21,6 +21,7 @@ import concurrent.futures
 import itertools
 import logging
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -102,6 +103,20 @@ def warm_kernels() -> None:
         run_batch(RunSpec.make(**{kind: 1}, strategies=("random", "greedy")), 0)
 
 
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (a process of its own, on our
+    stderr) ignoring UserWarning: when Ctrl-C ends the program while a local
+    cluster starts, it would warn of leaked semaphores after `interrupted`.
+    It takes its warning filters from `sys.warnoptions` when it starts."""
+    from multiprocessing import resource_tracker
+    saved = list(sys.warnoptions)
+    sys.warnoptions.append("ignore::UserWarning")
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions[:] = saved
+
+
 def parse_scheduler(scheduler) -> tuple[str, Any]:
     """("threads", None), ("local", N) for `local:N`, ("address", text) for
     a scheduler address, or ("client", client) for a `distributed.Client`."""
@@ -143,6 +158,7 @@ def executor(workers: int | None = None, scheduler=None):
             raise ValueError("running on a cluster needs Dask: pip install "
                              "'dask[distributed]'") from None
         if kind == "local":
+            _quiet_resource_tracker()
             cluster = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
                                    dashboard_address=":0", silence_logs=logging.CRITICAL)
             ex = Dask(Client(cluster), owned=True, cluster=cluster)
