@@ -21,6 +21,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import pickle
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,6 +157,15 @@ def _cached_apart():
         config.CACHE_DIR = saved
 
 
+def _clear_user_cache() -> None:
+    """Delete the cached files of `_cached_apart`'s folder (ours), keeping
+    its folders (Numba writes into them), so every user function compiles
+    afresh."""
+    if _jit.CACHE_DIR is not None:
+        for f in (_jit.CACHE_DIR / "user").glob("*/*.nb[ic]"):
+            f.unlink(missing_ok=True)
+
+
 def _module_from_file(path: Path, text: str):
     """Execute a strategy file as a module of its own (one per file and
     content), so that two files of the same name never mix; the module and
@@ -235,7 +245,11 @@ def _check_jitted(function, text: str) -> None:
     contract = (f"strategy {text}: a jitted strategy is f(obs, cards, takes, params) on int64, "
                 f"int64, int64 and float64 arrays, returning an int (int64)")
     try:
-        function.compile(SIGNATURE.args)
+        try:
+            function.compile(SIGNATURE.args)
+        except (pickle.UnpicklingError, EOFError):  # a damaged file of our cache: drop it
+            _clear_user_cache()
+            function.compile(SIGNATURE.args)
     except (NumbaError, TypeError, ValueError) as e:
         first = next((line for line in str(e).splitlines() if line.strip()), "")
         raise UserStrategyError(f"{contract}: {first.strip()}") from None

@@ -8,6 +8,7 @@ test_ask_expressions.py; positions and `suggest` in test_hostile_positions.py.
 from __future__ import annotations
 
 import json
+import pickle
 import shutil
 import signal
 import subprocess
@@ -298,6 +299,13 @@ def test_ctrl_c_that_python_wraps_in_another_error_is_still_an_interrupt(tmp_pat
     result = cli("simulate", "--rounds", "10", "--out", tmp_path / "run", "--quiet")
     assert result.exit_code == 130
     assert result.stderr == "interrupted\n"
+    def damaged(*args, **kwargs):
+        raise pickle.UnpicklingError("pickle data was truncated")
+    monkeypatch.setattr("scopa_sim.cli.simulate.execute", damaged)     # a damaged Numba cache
+    result = cli("simulate", "--rounds", "10", "--out", tmp_path / "run1", "--quiet")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: a damaged cache file (pickle data was truncated): "
+                                    "delete ") and result.stderr.count("\n") == 1
     monkeypatch.setattr("scopa_sim.cli.simulate.execute", lambda *a, **k: 1 / 0)
     with pytest.raises(ZeroDivisionError):                  # any other error is not hidden
         cli("simulate", "--rounds", "10", "--out", tmp_path / "run2", "--quiet")

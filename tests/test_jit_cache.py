@@ -121,3 +121,20 @@ def test_a_strategy_file_imported_by_its_user_first_still_loads(tmp_path):
         out = subprocess.run([sys.executable, "-c", code], cwd=cwd, check=True,
                              capture_output=True, text=True).stdout
         assert out.strip() == want
+
+
+def test_a_damaged_cache_file_of_a_strategy_is_dropped_and_compiled_again(tmp_path):
+    """A truncated index file in scopa-sim's `user/` cache (ours): the
+    strategy still loads and plays (scopa_sim.user._clear_user_cache)."""
+    shutil.copy(KERNELS.parent / "docs" / "examples" / "greedy_jit.py", tmp_path / "g.py")
+    run = ("import scopa_sim; r = scopa_sim.simulate(rounds=20, seed=1, "
+           f"strategies=({str(tmp_path / 'g.py:greedy')!r}, 'counter')); print(len(r))")
+    for damage in (False, True):
+        if damage:
+            indexes = list((_jit.CACHE_DIR / "user").glob(f"{tmp_path.name}_*/g.*.nbi"))
+            assert indexes
+            for index in indexes:
+                index.write_bytes(index.read_bytes()[:20])
+        out = subprocess.run([sys.executable, "-c", run], cwd=tmp_path, check=True,
+                             capture_output=True, text=True).stdout
+        assert out.strip() == "20"

@@ -16,6 +16,7 @@ and listings answer at once.
 from __future__ import annotations
 
 import os
+import pickle
 import signal
 import sys
 
@@ -87,6 +88,9 @@ class Cli(click.Group):
             self._leave(2, "error: " + str(e))
         except OSError as e:                   # a file we were told to write or read
             self._leave(2, "error: " + (f"{e.filename}: {e.strerror}" if e.filename else str(e)))
+        except (pickle.UnpicklingError, EOFError) as e:     # a damaged file of Numba's cache
+            from ..kernels._jit import CACHE_DIR
+            self._leave(2, f"error: a damaged cache file ({e}): delete {CACHE_DIR} and run again")
         except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as e:
             self._leave(130, isinstance(e, Interrupted) and str(e) or "interrupted")
         except Exception as e:
