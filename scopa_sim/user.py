@@ -32,6 +32,7 @@ from .kernels import _jit
 from .kernels.ids import Param
 
 PARAMS_ATTRIBUTE = "scopa_params"
+USER_CACHE = _jit.CACHE_DIR / "user" if _jit.CACHE_DIR else None   # see _cached_apart
 MAX_PARAMS = 16
 
 
@@ -149,8 +150,8 @@ def _cached_apart():
     ours (`scopa_user_...`), and the other way round. Numba reads the folder
     at decoration; without a folder of ours, nothing changes."""
     saved = config.CACHE_DIR
-    if _jit.CACHE_DIR is not None:
-        config.CACHE_DIR = str(_jit.CACHE_DIR / "user")
+    if USER_CACHE is not None:
+        config.CACHE_DIR = str(USER_CACHE)
     try:
         yield
     finally:
@@ -161,8 +162,8 @@ def _clear_user_cache() -> None:
     """Delete the cached files of `_cached_apart`'s folder (ours), keeping
     its folders (Numba writes into them), so every user function compiles
     afresh."""
-    if _jit.CACHE_DIR is not None:
-        for f in (_jit.CACHE_DIR / "user").glob("*/*.nb[ic]"):
+    if USER_CACHE is not None:
+        for f in USER_CACHE.glob("*/*.nb[ic]"):
             f.unlink(missing_ok=True)
 
 

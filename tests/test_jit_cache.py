@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numba
 
+from scopa_sim import user
 from scopa_sim.kernels import _jit
 
 KERNELS = Path(_jit.__file__).resolve().parent
@@ -131,7 +132,7 @@ def test_a_damaged_cache_file_of_a_strategy_is_dropped_and_compiled_again(tmp_pa
            f"strategies=({str(tmp_path / 'g.py:greedy')!r}, 'counter')); print(len(r))")
     for damage in (False, True):
         if damage:
-            indexes = list((_jit.CACHE_DIR / "user").glob(f"{tmp_path.name}_*/g.*.nbi"))
+            indexes = list(user.USER_CACHE.glob(f"{tmp_path.name}_*/g.*.nbi"))
             assert indexes
             for index in indexes:
                 index.write_bytes(index.read_bytes()[:20])
