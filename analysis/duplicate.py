@@ -49,11 +49,11 @@ def _play(spec: RunSpec, b: int, a_side: int, first: int, count: int):
     sides: minus the other's); a round (or game) is won when no other side
     has as many points, drawn when the best other has as many."""
     cols = columns(spec, *run_batch(spec, b))
-    sides = spec.rules.n_sides
-    others = [t for t in range(sides) if t != a_side]
+    others = [t for t in range(spec.rules.n_sides) if t != a_side]
     points = cols[f"points_{a_side}"].astype(np.int64)
-    margin = points - sum(cols[f"points_{t}"].astype(np.int64) for t in others) / len(others)
-    best = np.max([cols[f"points_{t}"] for t in others], axis=0)
+    theirs = np.array([cols[f"points_{t}"] for t in others], np.int64)
+    margin = points - theirs.mean(0)
+    best = theirs.max(0)
     wdl = np.array([(points > best).sum(), (points == best).sum(), (points < best).sum()],
                    np.int64)
     if not spec.games:
@@ -160,7 +160,7 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
             if stop:
                 break
     out = cmp.result()
-    out.update(seed=specs[0].seed, rules=specs[0].rules.name, batch_size=size,
+    out.update(seed=specs[0].seed, rules=rules.name, batch_size=size,
                until_halfwidth=until_halfwidth,
                reached=None if until_halfwidth is None else bool(stop))
     return out
