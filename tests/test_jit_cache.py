@@ -107,35 +107,42 @@ def test_the_hash_covers_the_numba_version(tmp_path, monkeypatch):
     assert _jit.source_hash() != before
 
 
+GREEDY_JIT = KERNELS.parent / "docs" / "examples" / "greedy_jit.py"
+
+
+def in_python(code: str, cwd: Path) -> str:
+    """What a fresh Python process running `code` in `cwd` prints."""
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def rounds_played(strategy: Path) -> str:
+    """Code that plays 20 rounds with the file's `greedy` and prints how many."""
+    return ("import scopa_sim; r = scopa_sim.simulate(rounds=20, seed=1, "
+            f"strategies=({str(strategy) + ':greedy'!r}, 'counter')); print(len(r))")
+
+
 def test_a_strategy_file_imported_by_its_user_first_still_loads(tmp_path):
     """Numba records a cached function's module name: a file the user's own
     `import strat` cached must still load as a strategy (and the other way
     round), each from its own cache (scopa_sim.user._cached_apart)."""
     home = tmp_path / "home"
     home.mkdir()
-    shutil.copy(KERNELS.parent / "docs" / "examples" / "greedy_jit.py", home / "strat.py")
+    shutil.copy(GREEDY_JIT, home / "strat.py")
     use = ("import numpy as np, strat; "
            "print(strat.worth(7, np.array([100., 100., 400., 5., 1000.])))")
-    run = ("import scopa_sim; r = scopa_sim.simulate(rounds=20, seed=1, "
-           f"strategies=({str(home / 'strat.py:greedy')!r}, 'counter')); print(len(r))")
-    for code, cwd, want in ((use, home, "805.0"), (run, tmp_path, "20"), (use, home, "805.0")):
-        out = subprocess.run([sys.executable, "-c", code], cwd=cwd, check=True,
-                             capture_output=True, text=True).stdout
-        assert out.strip() == want
+    assert in_python(use, home) == "805.0"
+    assert in_python(rounds_played(home / "strat.py"), tmp_path) == "20"
+    assert in_python(use, home) == "805.0"
 
 
 def test_a_damaged_cache_file_of_a_strategy_is_dropped_and_compiled_again(tmp_path):
     """A truncated index file in scopa-sim's `user/` cache (ours): the
     strategy still loads and plays (scopa_sim.user._clear_user_cache)."""
-    shutil.copy(KERNELS.parent / "docs" / "examples" / "greedy_jit.py", tmp_path / "g.py")
-    run = ("import scopa_sim; r = scopa_sim.simulate(rounds=20, seed=1, "
-           f"strategies=({str(tmp_path / 'g.py:greedy')!r}, 'counter')); print(len(r))")
-    for damage in (False, True):
-        if damage:
-            indexes = list(user.USER_CACHE.glob(f"{tmp_path.name}_*/g.*.nbi"))
-            assert indexes
-            for index in indexes:
-                index.write_bytes(index.read_bytes()[:20])
-        out = subprocess.run([sys.executable, "-c", run], cwd=tmp_path, check=True,
-                             capture_output=True, text=True).stdout
-        assert out.strip() == "20"
+    shutil.copy(GREEDY_JIT, tmp_path / "g.py")
+    assert in_python(rounds_played(tmp_path / "g.py"), tmp_path) == "20"
+    indexes = list(user.USER_CACHE.glob(f"{tmp_path.name}_*/g.*.nbi"))
+    assert indexes
+    for index in indexes:
+        index.write_bytes(index.read_bytes()[:20])
+    assert in_python(rounds_played(tmp_path / "g.py"), tmp_path) == "20"
