@@ -299,16 +299,19 @@ def test_ctrl_c_that_python_wraps_in_another_error_is_still_an_interrupt(tmp_pat
     result = cli("simulate", "--rounds", "10", "--out", tmp_path / "run", "--quiet")
     assert result.exit_code == 130
     assert result.stderr == "interrupted\n"
-    def damaged(*args, **kwargs):
-        raise pickle.UnpicklingError("pickle data was truncated")
-    monkeypatch.setattr("scopa_sim.cli.simulate.execute", damaged)     # a damaged Numba cache
-    result = cli("simulate", "--rounds", "10", "--out", tmp_path / "run1", "--quiet")
-    assert result.exit_code == 2
-    assert result.stderr.startswith("error: a damaged cache file (pickle data was truncated): "
-                                    "delete ") and result.stderr.count("\n") == 1
     monkeypatch.setattr("scopa_sim.cli.simulate.execute", lambda *a, **k: 1 / 0)
     with pytest.raises(ZeroDivisionError):                  # any other error is not hidden
         cli("simulate", "--rounds", "10", "--out", tmp_path / "run2", "--quiet")
+
+
+def test_a_damaged_numba_cache_file_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    def damaged(*args, **kwargs):
+        raise pickle.UnpicklingError("pickle data was truncated")
+    monkeypatch.setattr("scopa_sim.cli.simulate.execute", damaged)
+    result = cli("simulate", "--rounds", "10", "--out", tmp_path / "run", "--quiet")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: a damaged cache file (pickle data was truncated): "
+                                    "delete ") and result.stderr.count("\n") == 1
 
 
 def test_ctrl_c_while_a_strategy_never_returns_is_one_line_and_exit_130(tmp_path):
