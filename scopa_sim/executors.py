@@ -59,17 +59,21 @@ class Dask:
     number of worker processes sets the parallelism). The kernels are
     compiled, or loaded from Numba's cache, once per worker process."""
 
-    def __init__(self, client, owned: bool = False, cluster=None):
-        from distributed.diagnostics.plugin import WorkerPlugin
-
-        class WarmKernels(WorkerPlugin):
-            name = "scopa-sim-warm-kernels"
-
-            def setup(self, worker):
-                warm_kernels()
-
+    def __init__(self, client, owned: bool = False, cluster=None, setup: Callable | None = None):
         self.client, self._owned, self._cluster = client, owned, cluster
-        client.register_plugin(WarmKernels())
+        if setup is not None:
+            from distributed.diagnostics.plugin import WorkerPlugin
+
+            class Setup(WorkerPlugin):
+                name = "scopa-sim-setup"
+
+                def __init__(self, call: Callable):
+                    self.call = call
+
+                def setup(self, worker):
+                    self.call()
+
+            client.register_plugin(Setup(setup))
         self.workers = max(1, sum(client.nthreads().values()))
 
     def submit(self, fn: Callable, *args):
@@ -93,14 +97,6 @@ def _call(payload: bytes):
     import cloudpickle
     fn, args = cloudpickle.loads(payload)
     return fn(*args)
-
-
-def warm_kernels() -> None:
-    """Compile or load the fast kernels in this process (a Dask worker's
-    start-up), so no task pays for it."""
-    from .runner import RunSpec, run_batch
-    for kind in ("rounds", "games"):
-        run_batch(RunSpec.make(**{kind: 1}, strategies=("random", "greedy")), 0)
 
 
 def _quiet_resource_tracker() -> None:
@@ -139,10 +135,12 @@ def parse_scheduler(scheduler) -> tuple[str, Any]:
 
 
 @contextmanager
-def executor(workers: int | None = None, scheduler=None):
+def executor(workers: int | None = None, scheduler=None, setup: Callable | None = None):
     """The executor for `scheduler` (see `parse_scheduler`; None: the
     `SCOPA_SIM_SCHEDULER` environment variable, else the embedded pool of
-    `workers` threads, default all cores; an executor: itself)."""
+    `workers` threads, default all cores; an executor: itself). `setup`, a
+    module-level function, is called once by each Dask worker as it starts
+    (`runner.warm_kernels`), so that no batch pays for it."""
     if isinstance(scheduler, (Threads, Dask)):          # already open: the caller closes it
         yield scheduler
         return
@@ -161,14 +159,14 @@ def executor(workers: int | None = None, scheduler=None):
             _quiet_resource_tracker()
             cluster = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
                                    dashboard_address=":0", silence_logs=logging.CRITICAL)
-            ex = Dask(Client(cluster), owned=True, cluster=cluster)
+            ex = Dask(Client(cluster), owned=True, cluster=cluster, setup=setup)
         elif kind == "address":
             try:
-                ex = Dask(Client(value, timeout=10), owned=True)
+                ex = Dask(Client(value, timeout=10), owned=True, setup=setup)
             except OSError as e:
                 raise ValueError(f"cannot reach the Dask scheduler at {value}: {e}") from None
         else:
-            ex = Dask(value)
+            ex = Dask(value, setup=setup)
     try:
         yield ex
     except BaseException:

@@ -80,6 +80,13 @@ def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
         capacity *= 4
 
 
+def warm_kernels() -> None:
+    """Load (or compile) the kernels of the default strategies in this
+    process: a Dask worker's `setup`, so that no batch pays for it."""
+    for kind in ("rounds", "games"):
+        run_batch(RunSpec.make(**{kind: 1}, strategies=("random", "greedy")), 0)
+
+
 def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, np.ndarray]:
     """A batch's arrays as named contiguous columns, as `schema` declares them:
     the round fields, then each side's fields (`points_0`, ...). The kernel
@@ -117,7 +124,7 @@ def simulate(rounds: int | None = None, games: int | None = None,
     spec = RunSpec.make(rounds, games, strategies, rules, seed, batch_size)
     workers = whole(workers, "workers", 1, 1024)
     parts = []
-    with executor(workers, scheduler) as ex:
+    with executor(workers, scheduler, setup=warm_kernels) as ex:
         for _, cols in stream(batch_columns, (spec,), range(spec.n_batches), ex):
             parts.append(cols)
             if progress:

@@ -58,6 +58,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
       scopa-sim simulate --resume runs/random-vs-greedy-scopa-r1000000-s1
     """
     from ..executors import executor
+    from ..runner import RunSpec, warm_kernels
     from ..store import Run
     scheduler = where(scheduler, cluster)
     if resume_dir is not None:
@@ -71,13 +72,12 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
             raise click.UsageError("say how much to simulate: --rounds N or --games N")
         if rounds is not None and games is not None:
             raise click.UsageError("--rounds and --games exclude each other")
-        from ..runner import RunSpec
         size = (batch_size if batch_size is not None       # --batch-size 0 is an error
                 else DEFAULT_BATCH if games is None else DEFAULT_BATCH // 4)
         spec = RunSpec.make(rounds, games, strategies, parse_rules(rules_name, rule_options),
                             parse_seed(seed), size)
         run = None
-    with executor(workers, scheduler) as ex:          # a cluster is reached before any write
+    with executor(workers, scheduler, setup=warm_kernels) as ex:   # a cluster is reached before any write
         run = run or Run.create(out_dir or default_out(spec), spec, overwrite=overwrite)
         with run:
             if not quiet:
