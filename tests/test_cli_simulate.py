@@ -236,6 +236,7 @@ BAD = [
     (["--rounds", 10, "--rule", "foo=1"], ["unknown rule option", "foo"]),
     (["--rounds", 10, "--rule", "target=0"], ["bad rules", "target"]),
     (["--rounds", 10, "--rule", "target=x"], ["rule value 'x'"]),
+    (["--rounds", 10, "--rule", "napola=1", "--rule", "napola=0"], ["napola", "given twice"]),
     (["--rounds", 10, "--format", "xml"], ["--format", "xml"]),
     (["--rounds", 10, "--bogus"], ["--bogus"]),
 ]

@@ -101,7 +101,11 @@ def parse_rules(rules: str, options: tuple[str, ...]):
         name = name.strip().replace("-", "_")
         if not eq:
             raise ValueError(f"--rule takes NAME=VALUE, e.g. target=21 (got {item!r})")
-        changes[name] = parse_value(value.strip())
+        value = parse_value(value.strip())
+        if changes.get(name, value) != value:
+            raise ValueError(f"--rule {name} is given twice, as {changes[name]!r} and "
+                             f"{value!r}: give it once")
+        changes[name] = value
     return base.with_options(**changes) if changes else base
 
 
