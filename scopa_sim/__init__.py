@@ -4,6 +4,7 @@
     >>> scopa_sim.legal_captures("As 6c 5h", "7s")
     [(20, 35)]
     >>> df = scopa_sim.simulate(rounds=10_000, strategies=("random", "greedy"), seed=1)
+    >>> scopa_sim.compare("counter", "greedy", deals=10_000)["margin"]   # duplicate deals
 
 The names below are imported when first used, so `import scopa_sim` (and the
 command line's help) does not load Numba, pandas or pyarrow.
@@ -11,6 +12,8 @@ command line's help) does not load Numba, pandas or pyarrow.
 import importlib
 
 _WHERE = {"advise": "advice", "advise_round": "advice",
+          "compare": "analysis.duplicate", "tournament": "analysis.duplicate",
+          "odds": "analysis.odds",
           "card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
           "Game": "engine", "Round": "engine", "legal_captures": "engine", "legal_moves": "engine",
           "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "trace_round": "runner",

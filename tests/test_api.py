@@ -142,3 +142,14 @@ def test_a_game_plays_rounds_to_the_target_and_replays(seed):
     for move in moves:
         replay.play(*move)
     assert replay.done and replay.log() == game.log()
+
+
+def test_the_analyses_are_public_names():
+    """compare, tournament and odds from `import scopa_sim`, as the README
+    says, each the command's result as a dict."""
+    r = scopa_sim.compare("counter", "random", deals=200, seed=1)
+    assert r["margin"]["low"] > 0 and r["margin"]["n"] == 200
+    t = scopa_sim.tournament(["random", "greedy"], deals=50, seed=1)
+    assert t["strategies"] == ["random", "greedy"] and t["margin"][1][0] > 0
+    o = scopa_sim.odds(score="10-0", rounds=2_000, bootstrap=20)
+    assert 0.9 < o["win_low"] <= o["win"] <= o["win_high"] <= 1
