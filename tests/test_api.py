@@ -25,6 +25,10 @@ def test_card_names_round_trip():
     assert parse_cards("7d, Kc 2h") == [6, 39, 11]
     with pytest.raises(ValueError, match="listed twice"):
         parse_cards("7d 7♦")
+    with pytest.raises(ValueError, match=r"card Jc \(also written 8c\) is listed twice"):
+        parse_cards("8c Jc")          # a face card's two spellings
+    with pytest.raises(ValueError, match=r"card Kd \(also written 10d\) is in two places"):
+        scopa_sim.advise(hand="Kd 2c 3c", table="10d 4h 5s Qd")
 
 
 def test_rules_validation():
