@@ -27,9 +27,15 @@ class Section:
         return self
 
 
+def number(x: float, digits: int = 4) -> str:
+    """`digits` decimals; a number of a billion or more (an `ask` mean of a
+    scaled column) in exponent form, not as a row of digits."""
+    return f"{x:.{digits}f}" if abs(x) < 1e9 else f"{x:.{digits + 1}e}"
+
+
 def ci(d: dict, digits: int = 4) -> str:
     """An interval as text, [low, high]."""
-    return f"[{d['low']:.{digits}f}, {d['high']:.{digits}f}]"
+    return f"[{number(d['low'], digits)}, {number(d['high'], digits)}]"
 
 
 def _plain(x):

@@ -175,7 +175,12 @@ def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -
             raise ValueError(f"event {event!r} is neither true/false nor a number per row")
         kind = kind or this
         k += int(value.sum()) if this == "probability" else 0
-        moments.add(value.astype(np.float64))
+        try:
+            with np.errstate(over="raise", invalid="raise"):
+                moments.add(value.astype(np.float64))
+        except FloatingPointError:
+            raise ValueError(f"event {event!r} reaches {np.abs(value).max():.3g}: too large to "
+                             f"average in floating point, scale it down") from None
     if moments.n == 0:
         raise ValueError(f"no row of the {rows:,} satisfies the condition {given!r}")
     out = {"run": str(run.root), "table": table, "event": event, "given": given,

@@ -3,7 +3,7 @@ HTML) and flat records (for CSV), from the plain data the analysis
 functions return."""
 from __future__ import annotations
 
-from .output import Section, ci
+from .output import Section, ci, number
 
 
 
@@ -112,7 +112,7 @@ def ask_view(r: dict) -> tuple[list[Section], list[dict]]:
         s.add(f"{r['estimate']:.4f}", ci(r), f"{r['k']:,}", f"{r['n']:,}")
     else:
         s = Section(f"mean of {r['event']}{given}", ["estimate", "95% CI", "sd", "n"])
-        s.add(f"{r['estimate']:.4f}", ci(r), f"{r['sd']:.4f}", f"{r['n']:,}")
+        s.add(number(r["estimate"]), ci(r), number(r["sd"]), f"{r['n']:,}")
     s.caption = f"{r['run']} ({r['table']}: {r['rows']:,} rows)"
     rec = {k: r.get(k) for k in ("event", "given", "table", "kind", "estimate", "low", "high",
                                  "k", "n", "rows")}

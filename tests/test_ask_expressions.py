@@ -149,6 +149,18 @@ def test_division_by_zero_and_overflow_are_errors(run_dir, frame, capsys):
     assert "too large" in ask_error(capsys, run_dir, "points_0 * 99999999999999999999")
 
 
+@pytest.mark.parametrize("event", ["1e308", "margin * 1e300"])
+def test_a_mean_beyond_floating_point_is_an_error(run_dir, capsys, event):
+    """Every row finite, but their sum overflows: one line, no nan, no warning."""
+    assert "too large to average" in ask_error(capsys, run_dir, event)
+
+
+def test_a_huge_mean_prints_in_exponent_form(run_dir, frame):
+    res = CliRunner().invoke(main, ["ask", str(run_dir), "margin * 1e150"])
+    mean = (frame.points_0.astype(float) - frame.points_1).mean() * 1e150
+    assert res.exit_code == 0 and f"{mean:.5e}" in res.output, res.output
+
+
 def test_text_comparisons_and_lists(run_dir, frame):
     s0 = frame.strategy_0.iloc[0]
     r = ask_json(run_dir, f"strategy_0 == '{s0}'")
