@@ -138,8 +138,8 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
     `workers` threads or a Dask cluster (`scheduler`, as for `simulate`)."""
     if deals is not None and until_halfwidth is not None:
         raise ValueError("give either a number of deals or a halfwidth to reach, not both")
-    if until_halfwidth is not None and not until_halfwidth > 0:
-        raise ValueError("the halfwidth to reach must be positive")
+    if until_halfwidth is not None and not 0 < until_halfwidth < float("inf"):
+        raise ValueError(f"the halfwidth to reach must be a positive number, not {until_halfwidth}")
     units = (DEFAULT_DEALS if until_halfwidth is None else max_deals) if deals is None else deals
     size = batch_size or (GAMES_PER_BATCH if games else DEALS_PER_BATCH)
     sa, sb = parse_strategy(a), parse_strategy(b)         # also functions (user strategies)

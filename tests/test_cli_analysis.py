@@ -95,6 +95,9 @@ def test_compare_errors(capsys):
     assert "exclude each other" in error_line(capsys, "compare", "greedy", "random", "--deals",
                                               10, "--until-halfwidth", 0.1)
     assert "--seed" in error_line(capsys, "compare", "greedy", "random", "--seed", "x")
+    for bad in ("0", "-0", "-1", "nan", "inf"):
+        assert "halfwidth to reach must be a positive number" in error_line(
+            capsys, "compare", "greedy", "random", "--until-halfwidth", bad)
 
 
 # ---- tournament ----------------------------------------------------------------
