@@ -208,8 +208,9 @@ def seats_of(strategies, rules) -> list[Strategy]:
         return [parsed[side] for side in rules.teams]
     if len(parsed) == rules.players:
         return parsed
-    raise ValueError(f"name one strategy per side ({rules.n_sides}) or per seat "
-                     f"({rules.players}), not {len(parsed)}")
+    seats = f" or per seat ({rules.players})" if rules.players != rules.n_sides else ""
+    raise ValueError(f"{rules.name} needs one strategy per side ({rules.n_sides}){seats}, "
+                     f"not {len(parsed)}: {', '.join(map(str, parsed))}")
 
 
 def user_slots(seats) -> list[UserSpec]:
