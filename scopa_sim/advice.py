@@ -57,7 +57,7 @@ import numpy as np
 import pandas as pd
 
 from . import kernels
-from .cards import Card, card_name, cards_of, mask_of, names, parse_cards, twice
+from .cards import Card, card_name, card_with_alias, cards_of, mask_of, names, parse_cards
 from .checks import MAX_SEED, SEED_SPAN, below_target, mine_theirs, whole
 from .executors import executor, stream
 from .kernels import ids, layout as L, position as P
@@ -148,7 +148,8 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
     for place, cs in given.items():
         for c in cs:
             if c in where:
-                raise ValueError(f"card {twice(c)} is in two places: {where[c]} and {place}")
+                raise ValueError(f"card {card_with_alias(c)} is in two places: {where[c]} "
+                                 f"and {place}")
             where[c] = place
     hand, table, seen, mine, theirs = given.values()
     if theirs and rules.n_sides != 2:

@@ -58,7 +58,7 @@ def parse_cards(spec: str | Iterable[Card]) -> list[int]:
     seen = set()
     for c in cards:
         if c in seen:
-            raise ValueError(f"card {twice(c)} is listed twice")
+            raise ValueError(f"card {card_with_alias(c)} is listed twice")
         seen.add(c)
     return cards
 
@@ -68,7 +68,7 @@ def card_name(c: int) -> str:
     return RANK_NAMES[c % 10] + SUITS[c // 10]
 
 
-def twice(c: int) -> str:
+def card_with_alias(c: int) -> str:
     """A duplicated card for an error: `Jc (also written 8c)`, since a face
     card has two spellings and the user may have written both."""
     also = f" (also written {c % 10 + 1}{SUITS[c // 10]})" if c % 10 >= 7 else ""

@@ -17,7 +17,8 @@ import numpy as np
 
 from . import kernels, schema
 from .checks import MAX_SEED, SEED_SPAN, whole
-from .cards import Card, card_name, cards_of, mask_of, names, parse_card, parse_cards, twice
+from .cards import (Card, card_name, card_with_alias, cards_of, mask_of, names, parse_card,
+                    parse_cards)
 from .kernels import layout as L, position as P
 from .rules import Rules, packed
 
@@ -47,7 +48,8 @@ def _cards_of(mask: int) -> tuple[int, ...]:
 def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:
     both = set(hand) & set(table)
     if both:
-        raise ValueError(f"card {twice(min(both))} is both in the hand and on the table")
+        raise ValueError(f"card {card_with_alias(min(both))} is both in the hand and on the "
+                         f"table")
 
 
 def _seat(what: str, value, players: int) -> int:
@@ -188,7 +190,7 @@ class Round:
         everything = [c for h in hands for c in h] + table + deck
         if len(set(everything)) != len(everything):
             dup = next(c for c in everything if everything.count(c) > 1)
-            raise ValueError(f"card {twice(dup)} is in two places")
+            raise ValueError(f"card {card_with_alias(dup)} is in two places")
         dealer = _seat("dealer", dealer, r.players)
         seat = _check_position(r, hands, table, deck, dealer)
         if turn is not None and _seat("turn", turn, r.players) != seat:

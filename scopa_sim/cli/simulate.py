@@ -77,7 +77,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
         spec = RunSpec.make(rounds, games, strategies, parse_rules(rules_name, rule_options),
                             parse_seed(seed), size)
         run = None
-    with executor(workers, scheduler, setup=warm_kernels) as ex:   # a cluster is reached before any write
+    with executor(workers, scheduler, setup=warm_kernels) as ex:    # reached before any write
         run = run or Run.create(out_dir or default_out(spec), spec, overwrite=overwrite)
         with run:
             if not quiet:
