@@ -49,7 +49,7 @@ def _disjoint(hand: Sequence[int], table: Sequence[int]) -> None:
     both = set(hand) & set(table)
     if both:
         raise ValueError(f"card {card_with_alias(min(both))} is both in the hand and on the "
-                         f"table")
+                         "table")
 
 
 def _seat(what: str, value, players: int) -> int:
