@@ -21,9 +21,11 @@ def _title(st: dict) -> str:
     return f"scopa-sim report: {' vs '.join(st['strategies'])} ({st['rules']})"
 
 
-def _intro(st: dict) -> str:
+def _intro(st: dict, html_out: bool = False) -> str:
+    """The opening line, naming the run as code (Markdown or HTML)."""
+    run = f"<code>{html.escape(st['run'])}</code>" if html_out else f"`{st['run']}`"
     what = f"{st['rounds']:,} rounds" + (f" in {st['games']:,} games" if "games" in st else "")
-    return (f"Run `{st['run']}`: {what}, seed {st['seed']}. Every rate has its n and a 95% "
+    return (f"Run {run}: {what}, seed {st['seed']}. Every rate has its n and a 95% "
             "interval (Wilson for rates, normal for means).")
 
 
@@ -48,7 +50,7 @@ def write_report(st: dict, path: str | Path) -> list[Path]:
             parts.append(f"![{kind}]({png.name})\n")
         path.write_text("\n".join(parts))
         return [path, *written]
-    body = [f"<h1>{html.escape(_title(st))}</h1>", f"<p>{html.escape(_intro(st))}</p>"]
+    body = [f"<h1>{html.escape(_title(st))}</h1>", f"<p>{_intro(st, html_out=True)}</p>"]
     body += [html_table(s) for s in sections]
     body.append("<h2>Charts</h2>")
     for kind in kinds:

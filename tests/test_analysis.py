@@ -399,8 +399,10 @@ def test_report_files(runs, tmp_path):
     assert "Match win probability" in text and "Rounds per game" in text
     for f in files[1:]:
         assert f.exists() and f"]({f.name})" in text
+    assert f"Run `{st['run']}`:" in text
     html = write_report(st, tmp_path / "rep.html")[0].read_text()
     assert html.count("data:image/png;base64,") == len(files) - 1
+    assert "<p>Run <code>" in html and "`" not in html          # code, not Markdown's ticks
     assert pd.notna(st["match_exact"]["side0_win"])
 
 
