@@ -14,6 +14,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib import ticker  # noqa: E402
 
+from .stats import mean_from_sums  # noqa: E402
+
 SIZE = (8.0, 5.0)
 DPI = 100
 FORMATS = ("png", "svg", "pdf")
@@ -86,11 +88,13 @@ def margin(stats: dict):
     xs = np.arange(min(counts), max(counts) + 1)
     n = sum(counts.values())
     ys = np.array([counts.get(int(v), 0) for v in xs]) / n
-    mean = float((xs * ys).sum())
+    m = mean_from_sums(float((xs * ys).sum()) * n, float((xs**2 * ys).sum()) * n, n)
     fig, ax = _figure(f"Round point margin, {stats['strategies'][0]} minus "
                       f"{stats['strategies'][1]} (n = {n:,} rounds)")
     ax.bar(xs, ys, 0.9, color=SIDE_COLOURS[0])
-    ax.axvline(mean, color="black", ls="--", label=f"mean {mean:+.3f} points")
+    ax.axvline(m.mean, color="black", ls="--",
+               label=f"mean {m.mean:+.3f} [{m.low:+.3f}, {m.high:+.3f}] points (95%)")
+    ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
     ax.set_xlabel("side 0 points minus side 1 points in a round (points)")
     ax.set_ylabel("fraction of rounds")
     ax.legend()
