@@ -80,25 +80,37 @@ def categories(stats: dict):
     return fig
 
 
+def _histogram(title: str, counts: dict, mean: dict, fmt: str, unit: str, colour: str,
+               xlabel: str, ylabel: str):
+    """Bars of whole-number `counts` as fractions, and the `mean` (a Mean's
+    dict) as a dashed line labelled with its 95% interval."""
+    n = sum(counts.values())
+    xs = np.arange(min(counts), max(counts) + 1)
+    fig, ax = _figure(title)
+    ax.bar(xs, [counts.get(int(x), 0) / n for x in xs], 0.9, color=colour)
+    low, high = (format(mean[k], fmt) for k in ("low", "high"))
+    ax.axvline(mean["mean"], color="black", ls="--",
+               label=f"mean {mean['mean']:{fmt}} [{low}, {high}] {unit} (95%)")
+    ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend()
+    return fig
+
+
 def margin(stats: dict):
     """The distribution of the round point margin, side 0 minus side 1."""
     if "margin_counts" not in stats:
         raise ValueError("the margin histogram needs a run with two sides")
     counts = {int(k): v for k, v in stats["margin_counts"].items()}
-    xs = np.arange(min(counts), max(counts) + 1)
     n = sum(counts.values())
-    ys = np.array([counts.get(int(v), 0) for v in xs]) / n
-    m = mean_from_sums(float((xs * ys).sum()) * n, float((xs**2 * ys).sum()) * n, n)
-    fig, ax = _figure(f"Round point margin, {stats['strategies'][0]} minus "
-                      f"{stats['strategies'][1]} (n = {n:,} rounds)")
-    ax.bar(xs, ys, 0.9, color=SIDE_COLOURS[0])
-    ax.axvline(m.mean, color="black", ls="--",
-               label=f"mean {m.mean:+.3f} [{m.low:+.3f}, {m.high:+.3f}] points (95%)")
-    ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
-    ax.set_xlabel("side 0 points minus side 1 points in a round (points)")
-    ax.set_ylabel("fraction of rounds")
-    ax.legend()
-    return fig
+    mean = mean_from_sums(sum(x * c for x, c in counts.items()),
+                          sum(x * x * c for x, c in counts.items()), n)
+    return _histogram(f"Round point margin, {stats['strategies'][0]} minus "
+                      f"{stats['strategies'][1]} (n = {n:,} rounds)", counts, mean.as_dict(),
+                      "+.3f", "points", SIDE_COLOURS[0],
+                      "side 0 points minus side 1 points in a round (points)",
+                      "fraction of rounds")
 
 
 def convergence(stats: dict):
@@ -126,17 +138,10 @@ def rounds(stats: dict):
         raise ValueError("rounds per game needs a run of games (simulate with --games)")
     r = stats["rounds_per_game"]
     counts = {int(k): v for k, v in r["counts"].items()}
-    n = sum(counts.values())
-    xs = np.arange(min(counts), max(counts) + 1)
-    fig, ax = _figure(f"Rounds per game to {stats['target']}, {stats['rules']} "
-                      f"(n = {n:,} games)")
-    ax.bar(xs, [counts.get(int(v), 0) / n for v in xs], 0.9, color=SIDE_COLOURS[2])
-    ax.axvline(r["mean"]["mean"], color="black", ls="--",
-               label=f"mean {r['mean']['mean']:.2f} rounds")
-    ax.set_xlabel("rounds in the game (rounds)")
-    ax.set_ylabel("fraction of games")
-    ax.legend()
-    return fig
+    return _histogram(f"Rounds per game to {stats['target']}, {stats['rules']} "
+                      f"(n = {sum(counts.values()):,} games)", counts, r["mean"], ".2f",
+                      "rounds", SIDE_COLOURS[2], "rounds in the game (rounds)",
+                      "fraction of games")
 
 
 def heatmap(tour: dict):
