@@ -62,7 +62,7 @@ from .checks import MAX_SEED, SEED_SPAN, below_target, mine_theirs, whole
 from .executors import executor, stream
 from .kernels import ids, layout as L, position as P
 from .kernels.batch import call
-from .kernels.users import F_MOVES, F_PLAY, F_SEAT, F_STRATEGY, F_VALUE
+from .kernels.users import F_PLAY, F_SEAT
 from .play import Seats, StrategyError
 from .rules import Rules, packed
 from .strategies import Strategy, parse_strategy
@@ -278,8 +278,7 @@ def _batch(job: _Job, b: int) -> np.ndarray:
     if done < 0:
         f = users[5]
         seat = int(f[F_SEAT])
-        raise seats.bad_choice(int(f[F_STRATEGY]), int(f[F_VALUE]), int(f[F_MOVES]), seat,
-                               f"an advise rollout (seat {seat}, play {int(f[F_PLAY])})")
+        raise seats.bad_choice(f, seat, f"an advise rollout (seat {seat}, play {int(f[F_PLAY])})")
     return out
 
 

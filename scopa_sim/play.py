@@ -92,12 +92,14 @@ class Seats:
         if rows == -2:
             f = scratch[-1][5]
             seat = int(f[F_SEAT])
-            raise self.bad_choice(int(f[F_STRATEGY]), int(f[F_VALUE]), int(f[F_MOVES]), seat,
-                                   _where(games, int(f[F_UNIT]), int(f[F_ROUND]), seat,
-                                          int(f[F_PLAY])))
+            raise self.bad_choice(f, seat, _where(games, int(f[F_UNIT]), int(f[F_ROUND]), seat,
+                                                  int(f[F_PLAY])))
         return rows
 
-    def bad_choice(self, strategy, value, moves, seat, where) -> StrategyError:
+    def bad_choice(self, fault, seat: int, where: str) -> StrategyError:
+        """The error for the move that does not exist, recorded in `fault`
+        (the users context's fault row) while `seat` played, at `where`."""
+        strategy, value, moves = (int(fault[k]) for k in (F_STRATEGY, F_VALUE, F_MOVES))
         seat_strategy = self.name(int(self.ids[seat]))
         rollout = (f" (in a rollout of {seat_strategy})"
                    if self.name(strategy) != seat_strategy else "")
@@ -161,8 +163,7 @@ class Seats:
             raise StrategyError(f"strategy {strategy} raised {type(e).__name__}: {e} "
                                 f"at {where()}") from None
         if fault[F_STRATEGY] >= 0:
-            raise self.bad_choice(int(fault[F_STRATEGY]), int(fault[F_VALUE]),
-                                   int(fault[F_MOVES]), seat, where())
+            raise self.bad_choice(fault, seat, where())
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
                 or not 0 <= i < n:
             raise StrategyError(f"strategy {strategy} chose move {i!r} of {n} legal moves "
