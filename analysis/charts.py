@@ -29,6 +29,14 @@ def _figure(title: str):
     return fig, ax
 
 
+def plain_log_x(ax, fmt: str) -> None:
+    """A log x axis labelled in plain numbers (`fmt`, e.g. "{x:,.0f}"), not
+    as powers of ten, which need math fonts a shared font cache may lack."""
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(ticker.StrMethodFormatter(fmt))
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+
+
 def _side_labels(stats: dict) -> list[str]:
     return [f"side {t}: {s}" for t, s in enumerate(stats["strategies"])]
 
@@ -123,9 +131,7 @@ def convergence(stats: dict):
     ax.plot(n, [d["rate"] for d in c], color=SIDE_COLOURS[0], label="estimate")
     ax.axhline(c[-1]["rate"], color="black", ls=":", lw=1,
                label=f"final {c[-1]['rate']:.4f} (n = {c[-1]['rounds']:,})")
-    ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(ticker.StrMethodFormatter("{x:,.0f}"))   # not 10^k: plain
-    ax.xaxis.set_minor_formatter(ticker.NullFormatter())                 # text needs no math fonts
+    plain_log_x(ax, "{x:,.0f}")
     ax.set_xlabel("rounds played (log scale)")
     ax.set_ylabel("side 0 round win rate (fraction of rounds)")
     ax.legend()

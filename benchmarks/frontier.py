@@ -80,10 +80,9 @@ def frontier(points: list[dict]) -> None:
 
 
 def chart(points: list[dict], ref: str, rules: str, out: str, plays: int) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib import ticker
+
+    from scopa_sim.analysis.charts import plain_log_x          # also selects the Agg backend
 
     fig, ax = plt.subplots(figsize=(9.0, 6.0), dpi=100, layout="constrained")
     colours = {"pimc": "#1f77b4", "ismcts": "#d62728", "reference": "#000000"}
@@ -102,9 +101,7 @@ def chart(points: list[dict], ref: str, rules: str, out: str, plays: int) -> Non
     ax.axvline(1000.0 / (20_000 * plays), color="#2ca02c", lw=0.8, ls=":",
                label="20,000 rounds/s per core")
     ax.axvline(2.0, color="#1f77b4", lw=0.8, ls=":", label="2 ms per move")
-    ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(ticker.StrMethodFormatter("{x:g}"))    # plain text, as
-    ax.xaxis.set_minor_formatter(ticker.NullFormatter())               # analysis.charts
+    plain_log_x(ax, "{x:g}")
     ax.set_xlabel("CPU milliseconds per move, one core (log scale)")
     ax.set_ylabel(f"points per round against {ref} (95% CI)")
     ax.set_title(f"Strength against cost, {rules}: duplicate deals")
