@@ -1,13 +1,16 @@
 """What a seat may know, as the int64 array a user strategy receives.
 
-Built for the seat to move from the position, never a view of it: hidden
-cards (other hands, the undealt deck) are not in it, only their counts.
+Built afresh for every decision of the seat to move from the position, never
+a view of it: hidden cards (other hands, the undealt deck) are not in it, only
+their counts, and what one strategy wrote into an earlier observation is
+gone.
 Card sets are int64 with bit `card` set (cards 0..39, see `layout`)::
 
     obs[O_SEAT]           the seat to play          obs[O_SIDE]     its side
     obs[O_DEALER]         the seat that dealt       obs[O_PLAYS]    plays made this round
     obs[O_DECK_LEFT]      cards still to be dealt   obs[O_LAST]     last capturer's seat, -1: none
     obs[O_RANDOM]         63 random bits for this decision, fixed by the run's seed
+                          (`rng.observed_bits`: they tell nothing of the deal)
     obs[O_LAST_PLAY]      1 if this is the round's last play
     obs[O_HAND]           the seat's hand           obs[O_TABLE]    the table
     obs[O_PLAYED]         every card out of play: captured, or out of the round
@@ -21,10 +24,10 @@ Card sets are int64 with bit `card` set (cards 0..39, see `layout`)::
 import numpy as np
 
 from ._jit import kernel
-from .bits import ONE, lowest, popcount
+from .bits import lowest, popcount
 from .layout import R_BEST, R_SIDES, R_TEAM
 from .position import DEALER, DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, is_last_play, unseen
-from .rng import GOLDEN, mix64
+from .rng import observed_bits
 
 O_SEAT, O_SIDE, O_DEALER, O_PLAYS, O_DECK_LEFT, O_LAST, O_RANDOM, O_LAST_PLAY = range(8)
 O_HAND, O_TABLE, O_PLAYED, O_UNSEEN = range(8, 12)
@@ -34,16 +37,16 @@ O_SIZE = O_RULES + R_BEST                     # 64
 
 @kernel
 def observe(seat, pos, rules, scores, rng, obs):
-    """Fill `obs` with what `seat` may know of `pos`, but for the rules
-    (`observe_rules`, once per batch); `scores` are the game scores before
-    the round (one per side), `rng` the round's stream (read, not advanced)."""
+    """Fill all of `obs` with what `seat` may know of `pos` under `rules`;
+    `scores` are the game scores before the round (one per side), `rng` the
+    round's decide stream (read, not advanced)."""
     obs[O_SEAT] = seat
     obs[O_SIDE] = rules[R_TEAM + seat]
     obs[O_DEALER] = np.int64(pos[DEALER])
     obs[O_PLAYS] = np.int64(pos[PLAYS])
     obs[O_DECK_LEFT] = 40 - np.int64(pos[DECK])
     obs[O_LAST] = np.int64(pos[LAST]) - 1
-    obs[O_RANDOM] = np.int64(mix64(rng[0] ^ (pos[PLAYS] + ONE) * GOLDEN) >> ONE)
+    obs[O_RANDOM] = observed_bits(rng, pos[PLAYS])
     obs[O_LAST_PLAY] = 1 if is_last_play(pos) else 0
     obs[O_HAND] = np.int64(pos[HAND + seat])
     obs[O_TABLE] = np.int64(pos[TABLE])
@@ -56,11 +59,6 @@ def observe(seat, pos, rules, scores, rng, obs):
         obs[O_HAND_SIZES + t] = popcount(pos[HAND + t])
     obs[O_PLAYED] = np.int64(played)
     obs[O_UNSEEN] = np.int64(unseen(pos, seat))
-
-
-@kernel
-def observe_rules(rules, obs):
-    """Put the rules' head into `obs` (once per batch: `observe` leaves it)."""
     for r in range(R_BEST):
         obs[O_RULES + r] = rules[r]
 

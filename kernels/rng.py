@@ -1,8 +1,24 @@
-"""Counter-based randomness: SplitMix64 streams keyed by (seed, index).
+"""Counter-based randomness: SplitMix64 streams keyed by (seed, index), and
+the keyed hash (SipHash-2-4) that starts the streams of a run's rounds.
 
 A stream's state is a one-element uint64 array, passed in and advanced in
-place; nothing global. `stream(seed, i)` is a pure function, so a unit of work
-(a round, a game) draws the same numbers on any thread, batch or machine.
+place; nothing global. Every start is a pure function of its key, so a unit
+of work (a round, a game) draws the same numbers on any thread, batch or
+machine.
+
+A run's round r of unit u (a round, or a game) draws from two streams::
+
+    deal stream    sip(sip(seed, DEAL, u), DEAL, r)      shuffles the deck
+    decide stream  sip(sip(seed, DECIDE, u), DECIDE, r)  every decision's draws
+
+so the deck of a round is a function of (seed, u, r) alone, whatever the
+strategies draw, and since SipHash is a keyed pseudo-random function, no
+number of draws from the one stream says anything of the other. What a user
+strategy sees of the decide stream (`observed_bits`) is hashed again, keyed
+by the stream's state, so it says nothing of that state either.
+
+`stream(seed, index)` is the plain SplitMix64 start (mix64 twice) for work
+that deals no real cards: advise's rollouts, a suggested move.
 """
 import numpy as np
 
@@ -12,6 +28,9 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+DEAL = np.uint64(0x6465616C)            # "deal": the key halves that tell the streams apart
+DECIDE = np.uint64(0x64656369646521)     # "decide!"
+OBSERVE = np.uint64(0x6F627365727665)    # "observe"
 
 
 @kernel
@@ -23,9 +42,71 @@ def mix64(z):
 
 
 @kernel
+def _rotl(x, b):
+    return (x << np.uint64(b)) | (x >> np.uint64(64 - b))
+
+
+@kernel
+def _sip_round(v0, v1, v2, v3):
+    v0 += v1
+    v1 = _rotl(v1, 13) ^ v0
+    v0 = _rotl(v0, 32)
+    v2 += v3
+    v3 = _rotl(v3, 16) ^ v2
+    v0 += v3
+    v3 = _rotl(v3, 21) ^ v0
+    v2 += v1
+    v1 = _rotl(v1, 17) ^ v2
+    v2 = _rotl(v2, 32)
+    return v0, v1, v2, v3
+
+
+@kernel
+def sip(k0, k1, m):
+    """SipHash-2-4 of the 8-byte little-endian word `m` under the 128-bit key
+    (k0, k1): a pseudo-random function, so its outputs tell nothing of its
+    key (Aumasson and Bernstein, 2012)."""
+    k0, k1, m = np.uint64(k0), np.uint64(k1), np.uint64(m)
+    v0 = k0 ^ np.uint64(0x736F6D6570736575)
+    v1 = k1 ^ np.uint64(0x646F72616E646F6D)
+    v2 = k0 ^ np.uint64(0x6C7967656E657261)
+    v3 = k1 ^ np.uint64(0x7465646279746573)
+    for block in (m, np.uint64(8) << np.uint64(56)):   # the word, then the length byte
+        v3 ^= block
+        for _ in range(2):
+            v0, v1, v2, v3 = _sip_round(v0, v1, v2, v3)
+        v0 ^= block
+    v2 ^= np.uint64(0xFF)
+    for _ in range(4):
+        v0, v1, v2, v3 = _sip_round(v0, v1, v2, v3)
+    return v0 ^ v1 ^ v2 ^ v3
+
+
+@kernel
 def stream(seed, index, state):
     """Set `state[0]` to the start of stream `index` of run `seed`."""
     state[0] = mix64(mix64(np.uint64(seed)) + np.uint64(index))
+
+
+@kernel
+def deal_stream(seed, unit, number, state):
+    """Set `state[0]` to the start of the deal stream of round `number` of
+    unit `unit` of run `seed` (see the module docstring)."""
+    state[0] = sip(sip(seed, DEAL, unit), DEAL, number)
+
+
+@kernel
+def decide_stream(seed, unit, number, state):
+    """Set `state[0]` to the start of the decide stream of round `number`
+    of unit `unit` of run `seed` (see the module docstring)."""
+    state[0] = sip(sip(seed, DECIDE, unit), DECIDE, number)
+
+
+@kernel
+def observed_bits(state, plays):
+    """63 random bits for a user strategy's decision at play `plays`, keyed by
+    the decide stream's state (read, not advanced)."""
+    return np.int64(sip(state[0], OBSERVE, plays) >> np.uint64(1))
 
 
 @kernel

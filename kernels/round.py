@@ -22,11 +22,10 @@ from .layout import (
     Q_CAPTURES, Q_DEALER, Q_GAME, Q_LAST_CAPTURER, Q_LEFTOVER, Q_ROUND, R_PLAYERS, R_SIDES,
     R_TARGET, S_POINTS, S_SCORE)
 from .moves import legal_moves
-from .observe import observe_rules
 from .position import (
     CAPTURES, HAND, LAST, PILE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move,
     start_round)
-from .rng import shuffle, stream
+from .rng import deal_stream, decide_stream, shuffle
 from .scoring import score_round, strict_leader
 from .users import F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, record_fault
 
@@ -90,13 +89,23 @@ def new_deck(deck, rng):
     shuffle(deck, rng)
 
 
+@kernel
+def deal_round(seed, unit, number, deck, rng):
+    """The deck of round `number` of unit `unit` of run `seed`, from its deal
+    stream, and `rng` at the start of the round's decide stream (`rng`)."""
+    deal_stream(seed, unit, number, rng)
+    new_deck(deck, rng)
+    decide_stream(seed, unit, number, rng)
+
+
 @spliced
 def play_units(choose, games, seed, first, count, rules, strategies, params, sides,
                rounds, rng, deck, pos, work, cards, takes, log, out, info, search, users):
     """Units first..first+count-1 of run `seed`: rounds, or with `games`
     whole games, one row of sides/rounds per round played.
 
-    Unit u draws from stream (seed, u) and its first round is dealt by seat
+    Round r of unit u is dealt from its deal stream and decided from its
+    decide stream (`deal_round`); the unit's first round is dealt by seat
     u % players. A round's `rounds[:, Q_ROUND]` is u and Q_GAME -1; a game's
     rounds have Q_ROUND their number within the game (from 0), Q_GAME u, and
     S_SCORE each side's total so far (the `users` context's scores, which
@@ -108,13 +117,11 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
     scores = users[2]
     fault = users[5]
     fault[F_STRATEGY] = -1
-    observe_rules(rules, users[3])
     n = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
     row = 0
     for k in range(count):
         u = first + k
-        stream(seed, u, rng)
         dealer = u % n
         for t in range(n_sides):
             scores[t] = 0
@@ -122,7 +129,7 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
         while True:
             if row == rounds.shape[0]:
                 return -1
-            new_deck(deck, rng)
+            deal_round(seed, u, number, deck, rng)
             result, fields = sides[row], rounds[row]     # the round's row, written in place
             if not play_round(choose, deck, dealer, rules, strategies, params, rng,
                               pos, work, cards, takes, log, result, fields, search, users):

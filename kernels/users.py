@@ -17,9 +17,10 @@ k its slot in the run's `users` context, a tuple::
     params   float64[MAX_USERS, N_PARAMS]: slot k's parameters when it plays a
              rollout (a seat playing it passes its own row)
     scores   int64[MAX_PLAYERS]: the game scores the observations show
-    obs      int64[O_SIZE]: scratch for one observation
+    obs      int64[O_SIZE]: scratch for one observation, filled for each call
     moves    int64[2, MAX_MOVES]: scratch for the moves a user function gets
-             (cards, capture sets), copies: it may write to them
+             (cards, capture sets), copies: it may write to them; all 0
+             between calls
     fault    int64[N_FAULT]: the first bad choice of a round (F_*), F_STRATEGY
              -1 while there is none
     row      float64[N_PARAMS]: scratch for the parameters it gets, a copy
@@ -143,7 +144,9 @@ def checked(users, strategy, i, seat, play, n):
 def play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users):
     """The move user strategy `strategy` (USER + slot) with parameters `p`
     plays for `seat`, from its observation; a bad index is recorded and
-    move 0 returned."""
+    move 0 returned. The observation is filled afresh and the moves are
+    zeroed again after the call, so a call sees nothing an earlier one saw
+    or wrote, even past the end of its arrays (with bounds checks off)."""
     functions, scores, obs, moves, row = users[0], users[2], users[3], users[4], users[6]
     observe(seat, pos, rules, scores, rng, obs)
     for i in range(n):
@@ -154,4 +157,7 @@ def play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users):
     k = strategy - USER
     i = function_at(functions[k, 0], functions[k, 1])(
         unowned(obs), unowned(moves[0, :n]), unowned(moves[1, :n]), unowned(row))
+    for j in range(n):
+        moves[0, j] = 0
+        moves[1, j] = 0
     return checked(users, strategy, i, seat, pos[PLAYS], n)

@@ -46,19 +46,12 @@ class Seats:
 
     def context(self):
         """A fresh users context (`kernels.users`) with these user strategies
-        in their slots, its observation holding the rules (as `play_units`
-        puts them once per batch)."""
-        return self._with_rules(kernels.users.context(*self._slots()))
+        in their slots."""
+        return kernels.users.context(*self._slots())
 
     def scratch(self):
         """Fresh kernel scratch with this users context."""
-        scratch = kernels.scratch(*self._slots())
-        self._with_rules(scratch[-1])
-        return scratch
-
-    def _with_rules(self, context):
-        kernels.observe.observe_rules(self.packed, context[3])
-        return context
+        return kernels.scratch(*self._slots())
 
     def name(self, strategy: int) -> str:
         """A strategy id as the run names it."""
@@ -113,14 +106,14 @@ class Seats:
         scores = users[2]
         n, n_sides = self.rules.players, self.rules.n_sides
         row = 0
+        seed = np.uint64(int(seed) % 2**64)
         for u in range(first, first + count):
-            K.rng.stream(np.uint64(int(seed) % 2**64), u, rng)
             dealer, number = u % n, 0
             scores[:] = 0
             while True:
                 if row == rounds.shape[0]:
                     return -1
-                K.round.new_deck(deck, rng)
+                K.round.deal_round(seed, u, number, deck, rng)
                 result, fields = sides[row], rounds[row]
                 P.start_round(pos, deck, dealer, rules)
                 play = 0
@@ -172,7 +165,7 @@ class Seats:
 
     def _user_choice(self, spec: UserSpec, seat, pos, n, cards, takes, p, scratch):
         rng, users = scratch[0], scratch[-1]
-        obs = users[3]
+        obs = np.zeros(kernels.observe.O_SIZE, np.int64)           # fresh for every call
         kernels.observe.observe(seat, pos, self.packed, users[2], rng, obs)
         if spec.jitted:
             return spec.function(obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())

@@ -13,6 +13,12 @@ Two speeds (docs/STRATEGIES.md):
 
 Parameters are declared with `@scopa_sim.params(name=default, ...)`; they are
 then set as for the built-ins: `mine.py:cautious:risk=2`.
+
+Jitted strategies are compiled with bounds checks (an index out of an
+array's range raises IndexError, so the kernel around it is never read or
+written out of place), unless SCOPA_SIM_BOUNDSCHECK=0 (`bounds_checked`):
+a file's functions are compiled so from its import on, each mode cached in
+a folder of its own; a function passed in Python is compiled again, checked.
 """
 from __future__ import annotations
 
@@ -21,12 +27,15 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import pickle
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numba
 from numba.core import config
+from numba.core.compiler_lock import global_compiler_lock
 
 from .kernels import _jit
 from .kernels.ids import Param
@@ -34,11 +43,22 @@ from .kernels.ids import Param
 PARAMS_ATTRIBUTE = "scopa_params"
 USER_CACHE = _jit.CACHE_DIR / "user" if _jit.CACHE_DIR else None   # see _cached_apart
 MAX_PARAMS = 16
+BOUNDSCHECK_ENV = "SCOPA_SIM_BOUNDSCHECK"
 
 
 class UserStrategyError(ValueError):
     """A user strategy that cannot be loaded, or has the wrong signature,
     or whose file changed since a run began."""
+
+
+def bounds_checked() -> bool:
+    """Whether user strategies are compiled with bounds checks: yes, unless
+    the environment sets SCOPA_SIM_BOUNDSCHECK=0."""
+    value = os.environ.get(BOUNDSCHECK_ENV, "1").strip()
+    if value not in ("0", "1"):
+        raise UserStrategyError(f"{BOUNDSCHECK_ENV} is 1 (bounds checks, the default) or 0 "
+                                f"(none, faster), not {value!r}")
+    return value == "1"
 
 
 def params(**defaults):
@@ -84,6 +104,7 @@ class UserSpec:
     params: dict[str, float]
     source: str | None = None
     digest: str | None = None
+    checked: bool = True
 
     @property
     def name(self) -> str:
@@ -118,18 +139,19 @@ class UserSpec:
         """Pickled by reference (for workers): loaded again from its file or
         module, and refused there if the file has changed."""
         if self.reference() is None:
-            return (UserSpec, (self.text, self.function, self.params))
-        return (reload, (self.text, self.reference(), self.digest))
+            return (UserSpec, (self.text, self.function, self.params, None, None,
+                               self.checked))
+        return (reload, (self.text, self.reference(), self.digest, self.checked))
 
 
-def reload(text: str, reference: str, digest: str | None) -> UserSpec:
-    """The strategy named `text` loaded from `reference`; refused if its
-    file no longer has the sha256 `digest`."""
-    spec = load(reference)
+def reload(text: str, reference: str, digest: str | None, checked: bool = True) -> UserSpec:
+    """The strategy named `text` loaded from `reference` (bounds checked or
+    not); refused if its file no longer has the sha256 `digest`."""
+    spec = load(reference, checked)
     if digest is not None and spec.digest != digest:
         raise UserStrategyError(f"strategy {text}: {spec.source} has changed since the run "
                                 f"began (sha256 {spec.digest[:12]}, the run's {digest[:12]})")
-    return UserSpec(text, spec.function, spec.params, spec.source, spec.digest)
+    return UserSpec(text, spec.function, spec.params, spec.source, spec.digest, checked)
 
 
 def is_file_text(text: str) -> bool:
@@ -142,49 +164,58 @@ def digest_of(path: Path) -> str:
 
 
 @contextlib.contextmanager
-def _cached_apart():
-    """Numba's disk cache, for the functions a strategy file decorates, in a
-    folder of scopa-sim's (`user/` in the kernels' cache folder), not beside
-    the file: a cached function records the name of its module, and one
-    cached by the user's own `import` (`mystrategy`) fails to load under
-    ours (`scopa_user_...`), and the other way round. Numba reads the folder
-    at decoration; without a folder of ours, nothing changes."""
-    saved = config.CACHE_DIR
-    if USER_CACHE is not None:
-        config.CACHE_DIR = str(USER_CACHE)
-    try:
-        yield
-    finally:
-        config.CACHE_DIR = saved
+def _compiling(checked: bool):
+    """Numba's settings while a strategy file is imported and its functions
+    compiled: bounds checks on every function compiled meanwhile, if
+    `checked` (Numba's global switch, held under its compiler lock, so no
+    other thread compiles meanwhile), and the disk cache in a folder of
+    scopa-sim's (`user/checked/` or `user/unchecked/` in the kernels' cache
+    folder: Numba's cache key does not say whether a function was checked),
+    not beside the file: a cached function records the name of its module,
+    and one cached by the user's own `import` (`mystrategy`) fails to load
+    under ours (`scopa_user_...`), and the other way round. Numba reads the
+    cache folder at decoration; without a folder of ours, it stays as is."""
+    with global_compiler_lock:
+        saved = config.CACHE_DIR, config.BOUNDSCHECK
+        if USER_CACHE is not None:
+            config.CACHE_DIR = str(USER_CACHE / ("checked" if checked else "unchecked"))
+        if checked:
+            config.BOUNDSCHECK = 1
+        try:
+            yield
+        finally:
+            config.CACHE_DIR, config.BOUNDSCHECK = saved
 
 
 def _clear_user_cache() -> None:
-    """Delete the cached files of `_cached_apart`'s folder (ours), keeping
-    its folders (Numba writes into them), so every user function compiles
+    """Delete the cached files of `_compiling`'s folders (ours), keeping
+    the folders (Numba writes into them), so every user function compiles
     afresh."""
     if USER_CACHE is not None:
-        for f in USER_CACHE.glob("*/*.nb[ic]"):
+        for f in USER_CACHE.rglob("*.nb[ic]"):
             f.unlink(missing_ok=True)
 
 
-def _module_from_file(path: Path, text: str):
-    """Execute a strategy file as a module of its own (one per file and
-    content), so that two files of the same name never mix; the module and
-    the sha256 of the bytes it was made from (the file is read once)."""
+def _module_from_file(path: Path, text: str, checked: bool):
+    """Execute a strategy file as a module of its own (one per file, content
+    and bounds-check mode), so that two files of the same name never mix;
+    the module and the sha256 of the bytes it was made from (the file is
+    read once)."""
     try:
         data = path.read_bytes()
     except OSError as e:
         raise UserStrategyError(f"strategy {text}: cannot read {path}: "
                                 f"{e.strerror or e}") from None
     digest = hashlib.sha256(data).hexdigest()
-    name = "scopa_user_" + hashlib.sha256(str(path).encode() + b"\0" + data).hexdigest()[:16]
+    mode = b"\0checked" if checked else b"\0unchecked"
+    name = "scopa_user_" + hashlib.sha256(str(path).encode() + b"\0" + data + mode).hexdigest()[:16]
     if name in sys.modules:
         return sys.modules[name], digest
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        with _cached_apart():
+        with _compiling(checked):
             spec.loader.exec_module(module)
     except (Exception, SystemExit) as e:           # a strategy file may not end the program
         del sys.modules[name]
@@ -193,8 +224,11 @@ def _module_from_file(path: Path, text: str):
     return module, digest
 
 
-def load(text: str) -> UserSpec:
-    """The user strategy `PATH.py:NAME` or `package.module:NAME`, checked."""
+def load(text: str, checked: bool | None = None) -> UserSpec:
+    """The user strategy `PATH.py:NAME` or `package.module:NAME`, its
+    signature checked, compiled with bounds checks if `checked` (default:
+    `bounds_checked()`)."""
+    checked = bounds_checked() if checked is None else checked
     where, _, name = text.rpartition(":")
     if not where or not name.isidentifier():
         raise UserStrategyError(f"a user strategy is written PATH.py:NAME or "
@@ -207,11 +241,12 @@ def load(text: str) -> UserSpec:
         if path.suffix != ".py":
             raise UserStrategyError(f"strategy {text}: {where} is not a Python file (.py)")
         path = path.resolve()
-        module, digest = _module_from_file(path, text)
+        module, digest = _module_from_file(path, text, checked)
         source = str(path)
     else:
         try:
-            module = importlib.import_module(where)
+            with _compiling(checked):
+                module = importlib.import_module(where)
         except (Exception, SystemExit) as e:
             raise UserStrategyError(f"strategy {text}: cannot import {where}: "
                                     f"{type(e).__name__}: {e}") from None
@@ -221,24 +256,44 @@ def load(text: str) -> UserSpec:
     function = getattr(module, name, None)
     if function is None:
         raise UserStrategyError(f"strategy {text}: {where} has no {name}")
-    return make(function, text, source, digest)
+    return make(function, text, source, digest, checked, loaded=True)
 
 
-def make(function, text: str | None = None, source=None, digest=None) -> UserSpec:
-    """A user strategy from a function (jitted or Python), its signature checked."""
+def make(function, text: str | None = None, source=None, digest=None,
+         checked: bool | None = None, loaded: bool = False) -> UserSpec:
+    """A user strategy from a function (jitted or Python), its signature
+    checked; a jitted one bounds checked if `checked` (default:
+    `bounds_checked()`), compiled again so unless `loaded` (by `load`, which
+    compiled the file so)."""
+    checked = bounds_checked() if checked is None else checked
     name = str(getattr(function, "__name__", "strategy"))
     text = text or (name if name.startswith("<") else f"<{name}>")    # "<lambda>" stays
     if not callable(function):
         raise UserStrategyError(f"strategy {text} is not a function")
     declared = getattr(function, PARAMS_ATTRIBUTE, {})
     if is_jitted(function):
-        _check_jitted(function, text)
+        if checked and not loaded:
+            function = _checked_copy(function)
+        _check_jitted(function, text, checked)
     else:
         _check_python(function, text, bool(declared))
-    return UserSpec(text, function, dict(declared), source, digest)
+    return UserSpec(text, function, dict(declared), source, digest, checked)
 
 
-def _check_jitted(function, text: str) -> None:
+def _checked_copy(function):
+    """A jitted function passed in Python, compiled again with bounds checks
+    (not cached: Numba's cache would not tell it from the unchecked one);
+    one copy per function, kept on it."""
+    copy = getattr(function, "_scopa_checked", None)
+    if copy is None:
+        options = {k: v for k, v in function.targetoptions.items() if k != "nopython"}
+        copy = numba.njit(**{**options, "boundscheck": True})(function.py_func)
+        setattr(copy, PARAMS_ATTRIBUTE, getattr(function, PARAMS_ATTRIBUTE, {}))
+        function._scopa_checked = copy
+    return copy
+
+
+def _check_jitted(function, text: str, checked: bool) -> None:
     from numba.core import types
     from numba.core.errors import NumbaError
 
@@ -247,10 +302,12 @@ def _check_jitted(function, text: str) -> None:
                 f"int64, int64 and float64 arrays, returning an int (int64)")
     try:
         try:
-            function.compile(SIGNATURE.args)
+            with _compiling(checked):
+                function.compile(SIGNATURE.args)
         except (pickle.UnpicklingError, EOFError):  # a damaged file of our cache: drop it
             _clear_user_cache()
-            function.compile(SIGNATURE.args)
+            with _compiling(checked):
+                function.compile(SIGNATURE.args)
     except (NumbaError, TypeError, ValueError) as e:
         first = next((line for line in str(e).splitlines() if line.strip()), "")
         raise UserStrategyError(f"{contract}: {first.strip()}") from None

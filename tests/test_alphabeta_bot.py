@@ -18,7 +18,7 @@ BOT_FILE = Path(__file__).resolve().parent.parent / "benchmarks" / "alphabeta_bo
 def bot():
     """The module as a strategy run loads it (its Numba cache in scopa-sim's
     folder, not beside the file)."""
-    return user._module_from_file(BOT_FILE, str(BOT_FILE))[0]
+    return user._module_from_file(BOT_FILE, str(BOT_FILE), user.bounds_checked())[0]
 
 
 def random_position(rng, hand_size, table_size):

@@ -203,10 +203,10 @@ def compare_runs(df, want, what, deck_of=None, skip=()):
 
 def first_move_difference(seed, index, strategies, rules, rrules):
     """Where trace_round's moves leave the reference's, for a failure message."""
-    rng = ref.stream(seed, index)
-    deck = ref.shuffled_deck(rng)
+    deck = ref.shuffled_deck(ref.deal_stream(seed, index, 0))
     log = []
-    ref.play_round(deck, index % rrules.players, strategies, rrules, rng, log=log)
+    ref.play_round(deck, index % rrules.players, strategies, rrules,
+                   ref.decide_stream(seed, index, 0), log=log)
     try:
         game = scopa_sim.trace_round(seed, index, strategies=strategies, rules=rules)
         fast = [(int(s), int(c), tuple(int(x) for x in cap)) for s, c, cap in game.moves]
@@ -232,7 +232,7 @@ def test_simulate_rounds_match_reference(rules_id, pair):
 
     def deck_of(i):
         msg = first_move_difference(seed, i, strategies, rules, rrules)
-        return f"{ref.shuffled_deck(ref.stream(seed, i))} dealer={i % rrules.players}; {msg}"
+        return f"{ref.shuffled_deck(ref.deal_stream(seed, i, 0))} dealer={i % rrules.players}; {msg}"
 
     compare_runs(df, want, f"simulate(rounds={n}, strategies={strategies}, rules={rules_id}, seed={seed})", deck_of)
 

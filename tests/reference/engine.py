@@ -262,6 +262,56 @@ def stream(seed: int, index: int) -> SplitMix64:
     return SplitMix64.stream(seed, index)
 
 
+def _rotl(x: int, b: int) -> int:
+    return ((x << b) | (x >> (64 - b))) & MASK64
+
+
+def siphash24(key: bytes, message: bytes) -> int:
+    """SipHash-2-4 of any message under a 16-byte key, from the paper's
+    description (Aumasson and Bernstein, 2012), as an int."""
+    k0, k1 = int.from_bytes(key[:8], "little"), int.from_bytes(key[8:], "little")
+    v = [k0 ^ 0x736F6D6570736575, k1 ^ 0x646F72616E646F6D,
+         k0 ^ 0x6C7967656E657261, k1 ^ 0x7465646279746573]
+
+    def sip_round():
+        v[0] = (v[0] + v[1]) & MASK64; v[1] = _rotl(v[1], 13) ^ v[0]; v[0] = _rotl(v[0], 32)
+        v[2] = (v[2] + v[3]) & MASK64; v[3] = _rotl(v[3], 16) ^ v[2]
+        v[0] = (v[0] + v[3]) & MASK64; v[3] = _rotl(v[3], 21) ^ v[0]
+        v[2] = (v[2] + v[1]) & MASK64; v[1] = _rotl(v[1], 17) ^ v[2]; v[2] = _rotl(v[2], 32)
+
+    tail = len(message) % 8
+    last = bytes(message[len(message) - tail:]) + bytes(7 - tail) + bytes([len(message) & 255])
+    blocks = [message[i:i + 8] for i in range(0, len(message) - tail, 8)] + [last]
+    for block in blocks:
+        m = int.from_bytes(block, "little")
+        v[3] ^= m
+        sip_round(); sip_round()
+        v[0] ^= m
+    v[2] ^= 0xFF
+    for _ in range(4):
+        sip_round()
+    return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+def sip(k0: int, k1: int, m: int) -> int:
+    """SipHash-2-4 of the 8-byte word m under the key (k0, k1), as the engine keys it."""
+    key = (k0 & MASK64).to_bytes(8, "little") + (k1 & MASK64).to_bytes(8, "little")
+    return siphash24(key, (m & MASK64).to_bytes(8, "little"))
+
+
+DEAL, DECIDE, OBSERVE = 0x6465616C, 0x64656369646521, 0x6F627365727665
+
+
+def deal_stream(seed: int, unit: int, number: int) -> SplitMix64:
+    """The stream that shuffles the deck of round ``number`` of unit ``unit``."""
+    return SplitMix64(sip(sip(seed, DEAL, unit), DEAL, number))
+
+
+def decide_stream(seed: int, unit: int, number: int) -> SplitMix64:
+    """The stream the players of round ``number`` of unit ``unit`` draw from."""
+    return SplitMix64(sip(sip(seed, DECIDE, unit), DECIDE, number))
+
+
 def shuffled_deck(rng: SplitMix64) -> list[int]:
     """Fisher-Yates from the top of ``[0, 1, ..., 39]``, one draw per swap."""
     deck = list(range(N_CARDS))
@@ -477,9 +527,10 @@ def play_round(deck, dealer, strategies, rules, rng, log=None) -> dict:
 def simulate(rounds=None, games=None, strategies=("random", "greedy"), rules=None, seed=0):
     """A run of ``rounds`` independent rounds or ``games`` games: a list of records.
 
-    Rounds: round ``i`` uses ``stream(seed, i)`` and is dealt by seat
-    ``i % players``. Games: game ``g`` uses ``stream(seed, g)`` for all its
-    rounds, its first round is dealt by seat ``g % players`` and the deal
+    Round ``r`` of unit ``u`` (a round, or a game) is shuffled from
+    ``deal_stream(seed, u, r)`` and played from ``decide_stream(seed, u, r)``.
+    Rounds: round ``i`` is dealt by seat ``i % players``. Games: game ``g``'s
+    first round is dealt by seat ``g % players`` and the deal
     moves one seat on each round; it ends at the end of a round where the top
     total is at least the target and held by one side alone.
     """
@@ -490,19 +541,17 @@ def simulate(rounds=None, games=None, strategies=("random", "greedy"), rules=Non
     records = []
     if rounds is not None:
         for i in range(rounds):
-            rng = stream(seed, i)
-            deck = shuffled_deck(rng)
-            rec = play_round(deck, i % rules.players, strategies, rules, rng)
+            deck = shuffled_deck(deal_stream(seed, i, 0))
+            rec = play_round(deck, i % rules.players, strategies, rules, decide_stream(seed, i, 0))
             records.append({"round": i, **rec})
         return records
 
     for g in range(games):
-        rng = stream(seed, g)
         dealer = g % rules.players
         totals = [0] * rules.n_sides
         for number in itertools.count():
-            deck = shuffled_deck(rng)
-            rec = play_round(deck, dealer, strategies, rules, rng)
+            deck = shuffled_deck(deal_stream(seed, g, number))
+            rec = play_round(deck, dealer, strategies, rules, decide_stream(seed, g, number))
             for t in range(rules.n_sides):
                 totals[t] += rec[f"points_{t}"]
             row = {"round": number, "game": g, **rec}
