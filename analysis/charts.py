@@ -197,6 +197,39 @@ def odds(data: dict):
     return fig
 
 
+def values(data: dict):
+    """What each card is worth (`values.card_values`): a suit x rank heat map
+    of the holder's mean margin, and the distribution of first-hand worth."""
+    from ..cards import RANK_NAMES, SUIT_NAMES
+    m = np.array([c["margin"]["mean"] for c in data["cards"]], dtype=float).reshape(4, 10)
+    half = np.array([(c["margin"]["high"] - c["margin"]["low"]) / 2 for c in data["cards"]],
+                    dtype=float).reshape(4, 10)
+    fig, (ax, hx) = plt.subplots(2, 1, figsize=(SIZE[0], SIZE[1] * 1.25), dpi=DPI,
+                                 layout="constrained", height_ratios=(1.1, 1))
+    lim = np.nanmax(np.abs(m)) or 1.0
+    im = ax.imshow(m, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
+    for i in range(4):
+        for j in range(10):
+            ax.text(j, i, f"{m[i, j]:+.2f}\n±{half[i, j]:.2f}", ha="center", va="center",
+                    fontsize=7, color="white" if abs(m[i, j]) > 0.6 * lim else "black")
+    ax.set_xticks(range(10), RANK_NAMES)
+    ax.set_yticks(range(4), SUIT_NAMES)
+    ax.set_title(f"What a card in the first hand is worth, {data['rules']}: the holder's mean "
+                 f"round margin\n{' vs '.join(data['strategies'])}, {data['rounds']:,} rounds; "
+                 f"± 95% halfwidth", fontsize=10)
+    fig.colorbar(im, ax=ax, label="points per round")
+    w = data["hand_worth"]
+    edges = w["low"] + w["bin"] * np.arange(len(w["counts"]))
+    hx.bar(edges, w["counts"], width=w["bin"], align="edge", color="#4C72B0")
+    mean = w["mean"]
+    hx.axvline(mean["mean"], color="black", linestyle="--",
+               label=f"mean {mean['mean']:+.3f} [{mean['low']:+.3f}, {mean['high']:+.3f}]")
+    hx.set_xlabel("a first hand's worth: the sum of its cards' values (points per round)")
+    hx.set_ylabel("first hands")
+    hx.legend(loc="upper right", fontsize=8)
+    return fig
+
+
 KINDS: dict[str, tuple[Callable, str]] = {
     "winrates": (winrates, "run"),
     "categories": (categories, "run"),
@@ -205,6 +238,7 @@ KINDS: dict[str, tuple[Callable, str]] = {
     "rounds": (rounds, "games"),
     "heatmap": (heatmap, "tournament"),
     "odds": (odds, "odds"),
+    "values": (values, "values"),
 }
 
 

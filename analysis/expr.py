@@ -13,7 +13,17 @@ in `0 < margin <= 2`; `x in [1, 2]`, `x not in (1, 2)` with a list of numbers
 or texts written out (not chained); `and`, `or`, `not` (or `&`, `|`, `~`) on
 true/false values, both sides computed for every row; and the functions
 `abs(x)`, `round(x)` (half to even) and `floor(x)` (integers), `sqrt(x)`,
-`min(a, b, ...)`, `max(a, b, ...)`, row by row. A division (`/`, `//`, `%`) by
+`min(a, b, ...)`, `max(a, b, ...)`, row by row.
+
+Card sets are values too: the deal columns (`hand_0`, `dealt_0`, `table`,
+uint64 bit sets, bit `suit*10 + rank - 1`), the named sets (`CARD_SETS`:
+`sevens`, `coins`, `faces`, `settebello`, ...) and cards written as quoted
+text where a set is expected (`'7d'`, `'7d 7c'`). `a & b`, `a | b` and
+`a - b` are their intersection, union and difference; `x in s` (`not in`)
+says whether the card or set x lies in s; `==` and `!=` compare sets;
+`count(s)` is how many cards s holds and `ranks(s)` the sum of their ranks
+(A=1 .. K=10). A set is never a number or true/false: comparing one with a
+number, or adding to it, is an error. A division (`/`, `//`, `%`) by
 zero in any row, an integer outside int64 and a float that is not finite are
 errors, never wrapped values, inf or nan: leave such rows out with a
 condition. Anything else (attributes, subscripts, other calls, keyword
@@ -32,6 +42,8 @@ from functools import reduce
 
 import numpy as np
 
+from ..cards import SUIT_NAMES, mask_of, parse_cards
+
 MAX_CHARS = 1000
 MAX_DEPTH = 100
 MAX_EXPONENT = 64
@@ -39,7 +51,28 @@ INT64 = 2 ** 63
 
 # name -> (fewest, most arguments), None for no limit
 FUNCTIONS = {"abs": (1, 1), "round": (1, 1), "floor": (1, 1), "sqrt": (1, 1),
-             "min": (2, None), "max": (2, None)}
+             "min": (2, None), "max": (2, None), "count": (1, 1), "ranks": (1, 1)}
+SET_FUNCTIONS = ("count", "ranks")
+_SET_OPS = {ast.BitAnd: np.bitwise_and, ast.BitOr: np.bitwise_or,
+            ast.Sub: lambda a, b: a & ~b}
+
+
+RANK_SETS = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "jacks",
+             "queens", "kings")                         # rank 1..10
+
+
+def _named_sets() -> dict[str, int]:
+    """The named card sets: each rank (plural), each suit, the face cards,
+    the settebello and re bello, every card."""
+    sets = {name: mask_of(s * 10 + r for s in range(4)) for r, name in enumerate(RANK_SETS)}
+    sets.update({name: mask_of(s * 10 + r for r in range(10))
+                 for s, name in enumerate(SUIT_NAMES)})
+    sets.update(faces=sets["jacks"] | sets["queens"] | sets["kings"], settebello=1 << 6,
+                re_bello=1 << 9, deck=(1 << 40) - 1)
+    return sets
+
+
+CARD_SETS = _named_sets()
 
 _ARITH = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply,
           ast.Div: np.true_divide, ast.FloorDiv: np.floor_divide, ast.Mod: np.remainder,
@@ -113,10 +146,12 @@ def parse(expr: str) -> tuple[ast.expr, _Source]:
 
 
 def names(expr: str) -> set[str]:
-    """The column names `expr` uses (not function names), once it is checked."""
+    """The column names `expr` uses (not function names nor named card
+    sets), once it is checked."""
     tree, _ = parse(expr)
     funcs = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in funcs}
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and id(n) not in funcs
+            and n.id not in CARD_SETS}
 
 
 def _depth(tree: ast.AST) -> int:
@@ -140,8 +175,9 @@ def _check(node: ast.expr, src: _Source, text_ok: bool = False) -> None:
             raise src.refuse(node, f"operator {_SYMBOLS[type(node.op)]}")
         if isinstance(node.op, ast.Pow):
             _check_exponent(node.right, src)
-        _check(node.left, src)
-        _check(node.right, src)
+        cards_ok = type(node.op) in _SET_OPS                  # '7d 7c' & hand_0
+        _check(node.left, src, cards_ok)
+        _check(node.right, src, cards_ok)
     elif isinstance(node, ast.UnaryOp):
         _check(node.operand, src)
     elif isinstance(node, ast.BoolOp):
@@ -160,7 +196,7 @@ def _check_literal(node: ast.Constant, src: _Source, text_ok: bool) -> None:
     if isinstance(v, str):
         if not text_ok:
             raise src.bad(f"text ({src.part(node)}) is allowed only in ==, != and in "
-                          f"comparisons")
+                          f"comparisons, and as cards with card sets ('7d' in hand_0)")
     elif isinstance(v, bool):
         pass
     elif isinstance(v, int):
@@ -201,15 +237,15 @@ def _check_compare(node: ast.Compare, src: _Source) -> None:
             raise src.bad(f"'{_SYMBOLS[type(op)]}' ({src.part(node)}) is not allowed; "
                           f"write == or !=")
         if isinstance(op, (ast.In, ast.NotIn)):
-            _check_members(right, src)
+            if isinstance(right, (ast.List, ast.Tuple)):
+                _check_members(right, src)
+            else:
+                _check(right, src, text_ok=True)             # a card set: hand_0, 'Kd Kc'
         else:
             _check(right, src, text_ok)
 
 
 def _check_members(node: ast.expr, src: _Source) -> None:
-    if not isinstance(node, (ast.List, ast.Tuple)):
-        raise src.bad(f"'in' needs a list written out, e.g. dealer in [0, 1], "
-                      f"not {src.part(node)}")
     for elt in node.elts:
         if _number_literal(elt) is None and not (isinstance(elt, ast.Constant)
                                                   and isinstance(elt.value, (str, bool))):
@@ -229,7 +265,7 @@ def _check_call(node: ast.Call, src: _Source) -> None:
     if node.keywords:
         raise src.refuse(node.keywords[0], "keyword argument")
     for a in node.args:
-        _check(a, src)
+        _check(a, src, text_ok=name in SET_FUNCTIONS)
     fewest, most = FUNCTIONS[name]
     if not fewest <= len(node.args) <= (most or len(node.args)):
         want = f"{fewest} argument" + ("s or more" if most is None else "")
@@ -248,7 +284,7 @@ def evaluate(expr: str, columns: Mapping[str, np.ndarray], n_rows: int) -> np.nd
 
 def _column(values) -> np.ndarray:
     a = np.asarray(values)
-    if a.dtype.kind == "b":
+    if a.dtype.kind == "b" or a.dtype == np.uint64:           # uint64: a card set
         return a
     if a.dtype.kind in "iu":
         return a.astype(np.int64)
@@ -281,19 +317,40 @@ class _Evaluator:
         return _literal(node.value)
 
     def on_Name(self, node):
-        if node.id not in self.columns:
-            raise self.fail(f"unknown column {node.id}")
-        return _column(self.columns[node.id])
+        if node.id in self.columns:
+            return _column(self.columns[node.id])
+        if node.id in CARD_SETS:
+            return np.array(CARD_SETS[node.id], np.uint64)
+        raise self.fail(f"unknown column {node.id}")
 
     # typed operands
     def number(self, node) -> np.ndarray:
         v = self(node)
         if v.dtype.kind == "O":
             raise self.fail(f"{self.src.part(node)} is text, not a number")
+        if _is_set(v):
+            raise self.fail(f"{self.src.part(node)} is a card set, not a number "
+                            f"(count({self.src.part(node)}) is how many cards it holds)")
         return v.astype(np.int64) if v.dtype.kind == "b" else v
+
+    def cards(self, node, v=None) -> np.ndarray:
+        """A card set: a set value, or quoted cards ('7d 7c')."""
+        v = self(node) if v is None else v
+        if _is_set(v):
+            return v
+        if v.dtype.kind == "O" and v.ndim == 0:
+            try:
+                return np.array(mask_of(parse_cards(str(v))), np.uint64)
+            except ValueError as e:
+                raise self.fail(str(e)) from None
+        raise self.fail(f"{self.src.part(node)} is not a card set (a deal column such as "
+                        f"hand_0, a named set such as sevens, or cards such as '7d 7c')")
 
     def truth(self, node) -> np.ndarray:
         v = self(node)
+        if _is_set(v):
+            raise self.fail(f"{self.src.part(node)} is a card set, not true/false (write "
+                            f"e.g. count({self.src.part(node)}) > 0)")
         if v.dtype.kind != "b":
             raise self.fail(f"{self.src.part(node)} is not true/false (and, or, not, &, |, ~ "
                             f"need comparisons, e.g. {self.src.part(node)} > 0)")
@@ -313,6 +370,10 @@ class _Evaluator:
 
     def on_BinOp(self, node):
         op = type(node.op)
+        if op in _SET_OPS:
+            left, right = self(node.left), self(node.right)
+            if _is_set(left) or _is_set(right):
+                return _SET_OPS[op](self.cards(node.left, left), self.cards(node.right, right))
         if op in _LOGIC:
             return _LOGIC[op](self.truth(node.left), self.truth(node.right))
         a, b = self.number(node.left), self.number(node.right)
@@ -337,6 +398,10 @@ class _Evaluator:
     # comparisons
     def on_Compare(self, node):
         left, op = self(node.left), node.ops[0]
+        if isinstance(op, (ast.In, ast.NotIn)) and not isinstance(
+                node.comparators[0], (ast.List, ast.Tuple)):  # x in a card set
+            within = self.cards(node.left, left) & ~self.cards(node.comparators[0]) == 0
+            return ~within if isinstance(op, ast.NotIn) else within
         if isinstance(op, (ast.In, ast.NotIn)):            # never chained
             hit = reduce(np.logical_or, (self.compare(node, ast.Eq(), left, self(e))
                                          for e in node.comparators[0].elts), np.bool_(False))
@@ -349,6 +414,13 @@ class _Evaluator:
         return result
 
     def compare(self, node, op, a, b) -> np.ndarray:
+        if _is_set(a) or _is_set(b):
+            if not isinstance(op, (ast.Eq, ast.NotEq)):
+                raise self.fail(f"{self.src.part(node)}: card sets compare only with ==, != "
+                                f"and in (count(...) compares their sizes)")
+            if not (_is_set(a) or a.dtype.kind == "O") or not (_is_set(b) or b.dtype.kind == "O"):
+                raise self.fail(f"{self.src.part(node)} compares a card set with a number")
+            a, b = self.cards(node, a), self.cards(node, b)
         text = (a.dtype.kind == "O", b.dtype.kind == "O")
         if any(text):
             if not all(text):
@@ -361,6 +433,12 @@ class _Evaluator:
     # functions
     def on_Call(self, node):
         name = node.func.id
+        if name in SET_FUNCTIONS:
+            cards = self.cards(node.args[0])
+            if name == "count":
+                return np.bitwise_count(cards).astype(np.int64)
+            return sum(np.bitwise_count(cards & np.uint64(CARD_SETS[plural])).astype(np.int64)
+                       * rank for rank, plural in enumerate(RANK_SETS, 1))
         args = [self.number(a) for a in node.args]
         if name in ("min", "max"):
             return reduce(np.minimum if name == "min" else np.maximum, args)
@@ -375,3 +453,7 @@ class _Evaluator:
         if np.any(np.abs(whole) >= INT64):
             raise self.fail(f"{self.src.part(node)} is outside the 64-bit integers")
         return whole.astype(np.int64)
+
+
+def _is_set(v: np.ndarray) -> bool:
+    return v.dtype == np.uint64

@@ -3,8 +3,10 @@ interval, or the mean of a number given a condition.
 
 Expressions are in the small language of `expr` (never pandas or Python
 eval) over the columns of the dataset (README, "Data: columns of a round")
-plus a few derived columns (`ROUND_DERIVED`, `GAME_DERIVED`). They are checked
-in full before anything is read, and only the columns they name are read.
+plus a few derived columns (`ROUND_DERIVED`, `GAME_DERIVED`) and, in the
+rounds table, the deal columns (`scopa_sim.deals`: card sets computed from
+the run's seed, batch by batch). They are checked in full before anything is
+read, and only the columns they name are read or computed.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .. import deals
 from ..store import Run
 from . import expr as expression
 from .stats import Moments, strict_leader, wilson
@@ -90,9 +93,17 @@ EXAMPLES = (
 )
 
 
+def _deal_needs(run: Run) -> list[str]:
+    return ["game", "round"] if run.spec.games else ["round"]
+
+
 def derived_columns(run: Run, table: str) -> dict[str, Derived]:
     d = ROUND_DERIVED if table == "rounds" else GAME_DERIVED
-    return {k: v for k, v in d.items() if not v.games_only or run.spec.games}
+    out = {k: v for k, v in d.items() if not v.games_only or run.spec.games}
+    if table == "rounds":                   # computed together in `batches`, see `_deal`
+        out.update({name: Derived(_deal_needs, None, "a deal column (card set)")
+                    for name in deals.names(run.spec.rules)})
+    return out
 
 
 def stored_columns(run: Run, table: str) -> list[str]:
@@ -136,10 +147,18 @@ def batches(run: Run, exprs: list[str], table: str = "rounds") -> Iterator[pd.Da
     and no others: memory holds one batch, whatever the size of the run."""
     read, compute = _columns(run, exprs, table)
     derived = derived_columns(run, table)
+    dealt = [n for n in compute if derived[n].compute is None]
+    if dealt:
+        deals.check_run(run.root, run.manifest)
     for b in run.done_batches():
         df = run.read_batch(b, table, columns=read)
+        if dealt:
+            cols = deals.for_rows(run.spec.rules, run.spec.seed, run.spec.games, df)
+            for n in dealt:
+                df[n] = cols[n]
         for n in compute:
-            df[n] = derived[n].compute(run, df, b)
+            if derived[n].compute is not None:
+                df[n] = derived[n].compute(run, df, b)
         yield df
 
 

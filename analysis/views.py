@@ -242,3 +242,31 @@ def odds_view(r: dict) -> tuple[list[Section], list[dict]]:
     recs = [{"score_0": i, "score_1": j, "estimate": t[i][j], "low": r["low"][i][j],
              "high": r["high"][i][j]} for i in range(len(t)) for j in range(len(t))]
     return secs, recs
+
+
+# ---- values --------------------------------------------------------------------
+def values_view(r: dict) -> tuple[list[Section], list[dict]]:
+    from ..cards import card_name
+    who = " vs ".join(r["strategies"])
+    s = Section(f"what a card in the first hand is worth, {r['rules']}: {who}, "
+                f"{r['rounds']:,} rounds (most valuable first)",
+                ["card", "holder's margin", "95% CI", "win edge", "95% CI", "n"])
+    cards = sorted(r["cards"], key=lambda c: -(c["margin"]["mean"] or 0))
+    for c in cards:
+        m, e = c["margin"], c["win_edge"]
+        s.add(card_name(c["card"]), f"{m['mean']:+.4f}", f"[{m['low']:+.4f}, {m['high']:+.4f}]",
+              f"{e['mean']:+.4f}", f"[{e['low']:+.4f}, {e['high']:+.4f}]", f"{m['n']:,}")
+    s.caption = ("the round margin (points, own side minus the best other) and the win edge "
+                 "(P(win) minus P(another side wins)) of the side whose first hand holds the "
+                 f"card; these values hold under these strategies ({who}), not in general")
+    w = r["hand_worth"]
+    h = Section(f"a first hand's worth: the sum of its cards' values (points per round), "
+                f"over {w['mean']['n']:,} first hands", ["share of hands", "worth at most"])
+    for q, x in w["quantiles"].items():
+        h.add(f"{float(q):.0%}", f"{x:+.2f}")
+    h.caption = f"to the histogram's bins of {w['bin']} points"
+    recs = [{"card": card_name(c["card"]), "margin": c["margin"]["mean"],
+             "margin_low": c["margin"]["low"], "margin_high": c["margin"]["high"],
+             "win_edge": c["win_edge"]["mean"], "win_edge_low": c["win_edge"]["low"],
+             "win_edge_high": c["win_edge"]["high"], "n": c["margin"]["n"]} for c in r["cards"]]
+    return [s, h], recs

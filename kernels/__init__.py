@@ -15,7 +15,7 @@ _WHERE = {"captures_of": "moves", "legal_moves": "moves", "needs_compile": "batc
           "scratch": "batch", "simulate_games": "batch", "simulate_rounds": "batch",
           "simulate_units": "batch",
           "score_round": "scoring"}
-_MODULES = ("batch", "moves", "observe", "position", "rng", "round", "scoring", "search",
+_MODULES = ("batch", "deals", "moves", "observe", "position", "rng", "round", "scoring", "search",
             "strategies", "users")
 __all__ = ["ids", "layout", *_MODULES, *_WHERE]
 

@@ -82,6 +82,12 @@ def game_over(scores, n_sides, target):
 
 
 @kernel
+def next_dealer(dealer, players):
+    """The seat that deals the next round of a game: the deal passes on."""
+    return dealer + 1 if dealer + 1 < players else 0
+
+
+@kernel
 def new_deck(deck, rng):
     """The deck in a fresh random order drawn from `rng`."""
     for c in range(deck.shape[0]):
@@ -90,11 +96,17 @@ def new_deck(deck, rng):
 
 
 @kernel
-def deal_round(seed, unit, number, deck, rng):
-    """The deck of round `number` of unit `unit` of run `seed`, from its deal
-    stream, and `rng` at the start of the round's decide stream (`rng`)."""
+def deal_deck(seed, unit, number, deck, rng):
+    """The deck of round `number` of unit `unit` of run `seed`, shuffled by
+    its deal stream (drawn from `rng`)."""
     deal_stream(seed, unit, number, rng)
     new_deck(deck, rng)
+
+
+@kernel
+def deal_round(seed, unit, number, deck, rng):
+    """`deal_deck`, then `rng` at the start of the round's decide stream."""
+    deal_deck(seed, unit, number, deck, rng)
     decide_stream(seed, unit, number, rng)
 
 
@@ -148,5 +160,5 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
             if not games or game_over(scores, n_sides, rules[R_TARGET]):
                 break
             number += 1
-            dealer = dealer + 1 if dealer + 1 < n else 0
+            dealer = next_dealer(dealer, n)
     return row

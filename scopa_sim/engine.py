@@ -550,19 +550,27 @@ class Game:
     own (`Rules.game_over`; a tie at the top plays on), the deal passing
     each round. Every round is a checked `Round` (`game.round`); `play`,
     `legal_moves` and `suggest` act on it. The decks come from `decks` (one
-    deck order per round: a recorded game, replayed) or are shuffled from
-    `seed`. A game may start from a score (`scores`, one per side, below
-    the target), as from the middle of a match.
+    deck order per round: a recorded game, replayed) or are dealt as game
+    `index` of a run seeded `seed` deals them (`deals.deck`: so
+    `Game(seed=s, index=g)` is dealt card for card as game g of a games run
+    with seed s, whose first dealer is g % players), or at random. A game may
+    start from a score (`scores`, one per side, below the target), as from
+    the middle of a match.
     """
 
-    def __init__(self, rules: str | Rules = "scopa", first_dealer: int = 0,
+    def __init__(self, rules: str | Rules = "scopa", first_dealer: int | None = None,
                  decks: Iterable[str | Iterable[Card]] | None = None, seed: int | None = None,
-                 scores: Sequence[int] | None = None):
-        import random
+                 scores: Sequence[int] | None = None, index: int = 0):
+        import secrets
         self.rules = Rules.resolve(rules)
+        if decks is not None and seed is not None:
+            raise ValueError("give decks or a seed, not both")
+        self._index = whole(index, "game index", 0, 2**62)
+        self._seed = int(_seed(seed if seed is not None else secrets.randbits(63)))
+        if first_dealer is None:
+            first_dealer = self._index % self.rules.players if decks is None else 0
         dealer = _seat("first_dealer", first_dealer, self.rules.players)
         self._decks = iter(decks) if decks is not None else None
-        self._random = random.Random(None if seed is None else int(_seed(seed)))
         self.scores = _scores(scores, self.rules)
         self._start = tuple(self.scores)
         self.rounds: list[Round] = []
@@ -570,8 +578,8 @@ class Game:
 
     def _deal(self, dealer: int) -> None:
         if self._decks is None:
-            deck = list(range(40))
-            self._random.shuffle(deck)
+            from .deals import deck as dealt
+            deck = dealt(self._seed, self._index, len(self.rounds))
         else:
             deck = next(self._decks, None)
             if deck is None:
@@ -607,7 +615,8 @@ class Game:
             for t in range(self.rules.n_sides):
                 self.scores[t] += result[f"points_{t}"]
             if not self.done:
-                self._deal((self.round.dealer + 1) % self.rules.players)
+                self._deal(int(kernels.round.next_dealer(self.round.dealer,
+                                                         self.rules.players)))
         return move
 
     def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:

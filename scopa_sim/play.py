@@ -99,8 +99,11 @@ class Seats:
         return StrategyError(f"strategy {self.name(strategy)} chose move {value} of {moves} "
                              f"legal moves (0..{moves - 1}){rollout} at {where}")
 
-    def play_in_python(self, games, seed, first, count, sides, rounds, scratch) -> int:
-        """`play` by the Python round loop (see the module docstring)."""
+    def play_in_python(self, games, seed, first, count, sides, rounds, scratch,
+                       record: list | None = None) -> int:
+        """`play` by the Python round loop (see the module docstring); with
+        `record`, each round's deck order and plays (seat, card, capture set)
+        are appended to it as a pair of arrays."""
         K, rules = kernels, self.packed
         rng, deck, pos, work, cards, takes, log, _, _, _, users = scratch
         scores = users[2]
@@ -126,6 +129,8 @@ class Seats:
                     play += 1
                     P.play_move(pos, deck, rules, cards[i], takes[i])
                 K.round.end_round(pos, rules, dealer, result, fields)
+                if record is not None:
+                    record.append((deck.copy(), log[:play].copy()))
                 if games:
                     scores[:n_sides] += result[:, L.S_POINTS]
                     result[:, L.S_SCORE] = scores[:n_sides]
@@ -134,7 +139,7 @@ class Seats:
                 if not games or K.round.game_over(scores, n_sides, self.rules.target):
                     break
                 number += 1
-                dealer = (dealer + 1) % n
+                dealer = int(K.round.next_dealer(dealer, n))
         return row
 
     # -- one decision -------------------------------------------------------

@@ -15,7 +15,7 @@ import pandas as pd
 
 from . import schema
 from .checks import MAX_SEED, SEED_SPAN, whole
-from .engine import Round
+from .engine import Game, Round
 from .executors import executor, stream
 from .kernels import layout as L
 from .rules import Rules
@@ -111,9 +111,12 @@ def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
 def simulate(rounds: int | None = None, games: int | None = None,
              strategies=("random", "greedy"), rules: str | Rules = "scopa", seed: int = 0,
              workers: int = 1, batch_size: int = DEFAULT_BATCH,
-             progress: Callable[[int], None] | None = None, scheduler=None) -> pd.DataFrame:
+             progress: Callable[[int], None] | None = None, scheduler=None,
+             deals: bool = False) -> pd.DataFrame:
     """Simulate `rounds` rounds (or `games` games) and return one row per round
-    (with games, `game` is the game index and `round` the round within it).
+    (with games, `game` is the game index and `round` the round within it);
+    with `deals`, also each round's deal columns (`scopa_sim.deals`: every
+    seat's first hand and cards dealt, and the first table, as card sets).
 
     Strategies: one per side (or per seat), e.g. ("random", "greedy:scopa=2000").
     Batches run on `workers` threads, or on a Dask cluster (`scheduler`: an
@@ -130,7 +133,45 @@ def simulate(rounds: int | None = None, games: int | None = None,
             if progress:
                 progress(len(cols["round"]))
     columns = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    if deals:
+        from .deals import for_rows
+        columns.update(for_rows(spec.rules, spec.seed, spec.games, columns))
     return pd.DataFrame(columns, copy=False)            # one copy of each column, no more
+
+
+def trace_game(seed: int, index: int, strategies=("random", "greedy"),
+               rules: str | Rules = "scopa") -> Game:
+    """Game `index` of a games run with this seed, replayed move by move
+    through the checked `Game` (so an illegal kernel move raises), dealt as
+    `Game(rules, seed=seed, index=index)` deals it."""
+    whole(index, "game index", 0, MAX_UNITS - 1)
+    spec = RunSpec.make(games=index + 1, strategies=strategies, rules=rules, seed=seed)
+    seats = Seats(spec.rules, spec.strategies)
+    rows, record = 64, []
+    while True:
+        sides = np.zeros((rows, spec.rules.n_sides, L.N_SIDE), np.int16)
+        rounds = np.zeros((rows, L.N_ROUND), np.int64)
+        record.clear()
+        if seats.play_in_python(True, seed, index, 1, sides, rounds, seats.scratch(), record) >= 0:
+            break
+        rows *= 4                                           # a long game: more rows
+    game = Game(spec.rules, seed=seed, index=index)
+    for deck, log in record:
+        if game.round.deck_order != deck.tolist():
+            raise AssertionError(f"round {len(game.rounds) - 1} of the kernel's game was "
+                                 f"dealt otherwise than Game deals it")
+        _replay(game, log)
+    return game
+
+
+def _replay(game, log) -> None:
+    """Play a kernel log (seat, card, capture set per play) into a checked
+    Round or Game."""
+    for seat, card, take in log:
+        turn = (game.round if isinstance(game, Game) else game).turn
+        if seat != turn:
+            raise AssertionError(f"kernel played seat {seat} out of turn (expected {turn})")
+        game.play(int(card), [c for c in range(40) if int(take) >> c & 1])
 
 
 def trace_round(seed: int, index: int, strategies=("random", "greedy"),
@@ -146,8 +187,5 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
     seats.play(False, seed, index, 1, sides, rounds, scratch)
     deck, log = scratch[1], scratch[6]
     game = Round(spec.rules, deck=[int(c) for c in deck], dealer=index % spec.rules.players)
-    for seat, card, take in log[:40 - spec.rules.table_size]:
-        if seat != game.turn:
-            raise AssertionError(f"kernel played seat {seat} out of turn (expected {game.turn})")
-        game.play(int(card), [c for c in range(40) if int(take) >> c & 1])
+    _replay(game, log[:40 - spec.rules.table_size])
     return game

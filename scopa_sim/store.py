@@ -33,7 +33,7 @@ from .runner import RunSpec
 from .strategies import parse_strategy, user_slots
 from .user import UserStrategyError, reload
 
-FORMAT = 1
+FORMAT = 2                # 2: every deck a function of the seed (dealing's own stream)
 MANIFEST = "manifest.json"
 META_KEY = b"scopa_sim"
 
@@ -223,6 +223,11 @@ class Run:
         `write` (to resume it), holding the folder's lock."""
         root = Path(root)
         spec, manifest = _read_manifest(root)
+        if write and manifest.get("format") != FORMAT:
+            made = manifest.get("versions", {}).get("scopa-sim", "an older version")
+            raise StoreError(f"{root} was made by scopa-sim {made} (run format "
+                             f"{manifest.get('format')}), whose decks this version deals "
+                             f"otherwise: it cannot be resumed; simulate it again")
         lock = _lock(root) if write else None
         try:
             return cls(root, spec, manifest, lock)

@@ -350,4 +350,72 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
     emit(result, odds_view, fmt)
 
 
-COMMANDS = (compare, tournament, report, ask, plot, odds)
+# ---- values ------------------------------------------------------------------------
+@click.command()
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw the suit x rank heat map and the hand-worth histogram "
+                   "(.png, .svg or .pdf).")
+@FORMAT
+@QUIET
+def values(run_dir, out_file, fmt, quiet):
+    """What each card is worth, from the rounds of run RUN.
+
+    For each of the 40 cards: the mean round margin and the win edge
+    (P(win) minus P(another side wins)) of the side whose first hand holds
+    it, with 95% intervals; and the distribution of a first hand's worth,
+    the sum of its cards' values. The deals are dealt again from the run's
+    seed. The values hold under the run's strategies, which it names.
+
+    \b
+    Examples:
+      scopa-sim values runs/demo
+      scopa-sim values runs/demo --out values.png --format csv
+    """
+    from ..analysis import charts
+    from ..analysis.values import card_values
+    from ..analysis.views import values_view
+    if out_file is not None:
+        charts.check_format(out_file)
+        check_writable(out_file)
+    run = _open(run_dir)
+    with progress(quiet, "values") as bar:
+        task = bar.add_task("", total=2 * len(run.done_batches()), note="batches, twice")
+        result = card_values(run, progress=lambda b: bar.advance(task))
+    if out_file is not None:
+        charts.draw("values", result, out_file)
+        if not quiet:
+            note(f"wrote {out_file}")
+    emit(result, values_view, fmt)
+
+
+# ---- deals -------------------------------------------------------------------------
+@click.command()
+@click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
+              help="A new (or empty) folder for the Parquet files.")
+@QUIET
+def deals(run_dir, out_dir, quiet):
+    """Write the deal columns of run RUN as Parquet, for outside tools.
+
+    One file per batch, OUT/part-NNNNNN.parquet: round (and game, in a run
+    of games), then hand_S (seat S's first hand), dealt_S (every card seat S
+    was dealt) and table (the first table), each a card set as uint64, bit
+    suit*10 + rank - 1 (suits: coins, cups, swords, clubs). They are dealt
+    again from the run's seed; `ask` reads them without this.
+
+    \b
+    Examples:
+      scopa-sim deals runs/demo --out runs/demo-deals
+      python -c "import pandas as pd; print(pd.read_parquet('runs/demo-deals').head())"
+    """
+    from .. import deals as dealing
+    run = _open(run_dir)
+    with progress(quiet, "deals") as bar:
+        task = bar.add_task("", total=len(run.done_batches()), note="batches")
+        files = dealing.write(run, out_dir, progress=lambda b: bar.advance(task))
+    if not quiet:
+        note(f"wrote {len(files)} file{'s' * (len(files) != 1)} to {out_dir}")
+
+
+COMMANDS = (compare, tournament, report, ask, plot, odds, values, deals)

@@ -1,0 +1,110 @@
+"""Deal columns: what every seat of every round of a run was dealt, computed
+from the run's seed on demand (a round's deck is a function of seed, unit and
+round alone, see `kernels.rng`), never stored with the run.
+
+    hand_S    seat S's first hand                    (card sets: uint64, bit
+    dealt_S   every card seat S was dealt in the round  `suit*10 + rank - 1`)
+    table     the first table
+
+A row is named by its unit and round: `round` in a run of rounds, `game` and
+`round` (within the game) in a run of games; the dealer follows from them
+(the unit's first dealer is unit % players, and the deal passes each round).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernels
+from .kernels.position import POS_SIZE
+from .rules import Rules, packed
+
+STREAMS_FORMAT = 2        # runs of an older store format were dealt from other streams
+FIELDS = (("hand", "the seat's first hand"),
+          ("dealt", "every card the seat was dealt in the round"))
+TABLE = ("table", "the first table (cards dealt to the table before play)")
+
+
+def names(rules: Rules) -> list[str]:
+    """The deal column names of a run under these rules."""
+    return [f"{f}_{s}" for f, _ in FIELDS for s in range(rules.players)] + [TABLE[0]]
+
+
+def deck(seed: int, unit: int, number: int = 0) -> list[int]:
+    """The deck order (40 cards, dealing order) of round `number` of unit
+    `unit` (a round of a rounds run, or a game) of a run seeded `seed`."""
+    order = np.zeros(40, np.int64)
+    kernels.round.deal_deck(np.uint64(int(seed) % 2**64), np.int64(unit), np.int64(number),
+                            order, np.zeros(1, np.uint64))
+    return order.tolist()
+
+
+def deal_columns(rules: Rules, seed: int, units, numbers=None) -> dict[str, np.ndarray]:
+    """The deal columns of rows (`units`: each row's round index, or game
+    index with `numbers` its round within the game)."""
+    units = np.ascontiguousarray(units, np.int64)
+    numbers = (np.zeros_like(units) if numbers is None
+               else np.ascontiguousarray(numbers, np.int64))
+    n, rows = rules.players, len(units)
+    dealers = (units + numbers) % n
+    hands, dealt = np.zeros((rows, n), np.uint64), np.zeros((rows, n), np.uint64)
+    tables = np.zeros(rows, np.uint64)
+    kernels.deals.deal_sets(np.uint64(int(seed) % 2**64), units, numbers, dealers,
+                            packed(rules), hands, dealt, tables, np.zeros(40, np.int64),
+                            np.zeros(1, np.uint64), np.zeros(POS_SIZE, np.uint64))
+    out = {f"hand_{s}": hands[:, s] for s in range(n)}
+    out.update({f"dealt_{s}": dealt[:, s] for s in range(n)})
+    out[TABLE[0]] = tables
+    return out
+
+
+def for_rows(rules: Rules, seed: int, games: bool, rows) -> dict[str, np.ndarray]:
+    """The deal columns of a table's rows (a DataFrame or a dict of arrays
+    with `round`, and `game` in a run of games)."""
+    if games:
+        return deal_columns(rules, seed, np.asarray(rows["game"]), np.asarray(rows["round"]))
+    return deal_columns(rules, seed, np.asarray(rows["round"]))
+
+
+def check_run(root, manifest: dict) -> None:
+    """Refuse a run whose decks cannot be dealt again: one made before dealing
+    had a stream of its own (store format below STREAMS_FORMAT)."""
+    fmt = manifest.get("format", 1)
+    if not isinstance(fmt, int) or fmt < STREAMS_FORMAT:
+        made = manifest.get("versions", {}).get("scopa-sim", "an older version")
+        raise ValueError(f"{root} was made by scopa-sim {made} (run format {fmt}), before "
+                         f"every deck was a function of the seed: its deal columns cannot "
+                         f"be computed; simulate it again for them")
+
+
+def write(run, out, progress=None) -> list:
+    """Write the deal columns of every finished batch of `run` (a
+    `store.Run`) as Parquet files `out/part-NNNNNN.parquet` (the row's
+    `round`, and `game` in games, then the card sets as uint64), for outside
+    tools; `out` must be a new or empty folder outside the run."""
+    import os
+    from pathlib import Path
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    check_run(run.root, run.manifest)
+    out, root = Path(out).absolute(), Path(run.root).resolve()
+    real = out.resolve()
+    if real == root or root in real.parents or real in root.parents:
+        raise ValueError(f"{out} is inside the run {run.root} (or holds it): write the deal "
+                         f"columns to a folder of their own")
+    if out.is_symlink() or (out.exists() and (not out.is_dir() or any(out.iterdir()))):
+        raise ValueError(f"{out} exists and is not an empty folder: name a new one")
+    out.mkdir(parents=True, exist_ok=True)
+    keys = ["game", "round"] if run.spec.games else ["round"]
+    written = []
+    for b, df in run.batches(columns=keys):
+        cols = {k: df[k].to_numpy() for k in keys}
+        cols.update(for_rows(run.spec.rules, run.spec.seed, run.spec.games, df))
+        path = out / f"part-{b:06d}.parquet"
+        temp = path.with_suffix(".tmp")
+        pq.write_table(pa.table(cols), temp)
+        os.replace(temp, path)
+        written.append(path)
+        if progress:
+            progress(b)
+    return written
