@@ -198,9 +198,11 @@ def odds(data: dict):
 
 
 def values(data: dict):
-    """What each card is worth (`values.card_values`): a suit x rank heat map
-    of the holder's mean margin, and the distribution of first-hand worth."""
+    """What each card is worth (`values.card_values`, or a report's
+    statistics holding it): a suit x rank heat map of the holder's mean
+    margin, and the distribution of first-hand worth."""
     from ..cards import RANK_NAMES, SUIT_NAMES
+    data = data.get("values", data)
     m = np.array([c["margin"]["mean"] for c in data["cards"]], dtype=float).reshape(4, 10)
     half = np.array([(c["margin"]["high"] - c["margin"]["low"]) / 2 for c in data["cards"]],
                     dtype=float).reshape(4, 10)
@@ -286,4 +288,6 @@ def run_kinds(stats: dict) -> list[str]:
         kinds.insert(2, "margin")
     if "rounds_per_game" in stats:
         kinds.append("rounds")
+    if "values" in stats:
+        kinds.append("values")
     return kinds

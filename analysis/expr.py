@@ -239,6 +239,9 @@ def _check_compare(node: ast.Compare, src: _Source) -> None:
         if isinstance(op, (ast.In, ast.NotIn)):
             if isinstance(right, (ast.List, ast.Tuple)):
                 _check_members(right, src)
+            elif _number_literal(right) is not None or isinstance(right, ast.UnaryOp):
+                raise src.bad(f"'in' needs a list written out, e.g. dealer in [0, 1], or a "
+                              f"card set, e.g. '7d' in hand_0; not {src.part(right)}")
             else:
                 _check(right, src, text_ok=True)             # a card set: hand_0, 'Kd Kc'
         else:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import deals
 from ..store import Run, side_strategy
 from .markov import MAX_POINTS, bootstrap_match_probability, round_counts, trimmed
 from .stats import mean_from_sums, strict_leader, wilson
 from .. import schema
 from .summary import Tally
+from .values import card_values
 
 CHECKPOINTS = 120               # points on the convergence curve (log-spaced)
 
@@ -64,8 +66,10 @@ class RunTally:
         self.k0 = int(wins0[-1]) if len(win) else self.k0
 
 
-def run_stats(run: Run, bootstrap: int = 200, progress=None) -> dict:
-    """The report's numbers for a run, as plain data."""
+def run_stats(run: Run, bootstrap: int = 200, progress=None, values: bool = True) -> dict:
+    """The report's numbers for a run, as plain data; with `values`, what
+    each card is worth too (`values.card_values`), for runs whose deals can
+    be dealt again."""
     spec = run.spec
     t = RunTally(run)
     for b, df in run.batches(columns=needed_columns(run)):
@@ -114,6 +118,8 @@ def run_stats(run: Run, bootstrap: int = 200, progress=None) -> dict:
         first_side = t.teams[g["first_dealer"].to_numpy().astype(np.int64)]
         out["dealer"]["first_dealer_game_win"] = wilson(
             int((g["winner"].to_numpy() == first_side).sum()), len(g)).as_dict()
+    if values and deals.dealt_again(run.manifest):
+        out["values"] = card_values(run)
     m = run.manifest
     elapsed = m.get("elapsed_seconds")
     out["throughput"] = {"finished": bool(m.get("finished")), "created": m.get("created"),

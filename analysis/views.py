@@ -203,6 +203,10 @@ def report_view(st: dict) -> tuple[list[Section], list[dict]]:
                          "n": v})
         secs.append(h)
 
+    if "values" in st:
+        value_secs, _ = values_view(st["values"])
+        secs += value_secs
+
     tp = st["throughput"]
     t = Section("Run", ["", ""])
     t.add("run", st["run"])

@@ -12,6 +12,9 @@ A row is named by its unit and round: `round` in a run of rounds, `game` and
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from . import kernels
@@ -38,9 +41,12 @@ def deck(seed: int, unit: int, number: int = 0) -> list[int]:
     return order.tolist()
 
 
-def deal_columns(rules: Rules, seed: int, units, numbers=None) -> dict[str, np.ndarray]:
+def deal_columns(rules: Rules, seed: int, units, numbers=None,
+                 threads: int | None = None) -> dict[str, np.ndarray]:
     """The deal columns of rows (`units`: each row's round index, or game
-    index with `numbers` its round within the game)."""
+    index with `numbers` its round within the game), dealt on `threads`
+    threads (default: one per core, for many rows; the kernel runs without
+    the GIL)."""
     units = np.ascontiguousarray(units, np.int64)
     numbers = (np.zeros_like(units) if numbers is None
                else np.ascontiguousarray(numbers, np.int64))
@@ -48,9 +54,20 @@ def deal_columns(rules: Rules, seed: int, units, numbers=None) -> dict[str, np.n
     dealers = (units + numbers) % n
     hands, dealt = np.zeros((rows, n), np.uint64), np.zeros((rows, n), np.uint64)
     tables = np.zeros(rows, np.uint64)
-    kernels.deals.deal_sets(np.uint64(int(seed) % 2**64), units, numbers, dealers,
-                            packed(rules), hands, dealt, tables, np.zeros(40, np.int64),
-                            np.zeros(1, np.uint64), np.zeros(POS_SIZE, np.uint64))
+    seed, rule_vector = np.uint64(int(seed) % 2**64), packed(rules)
+
+    def part(lo, hi):
+        kernels.deals.deal_sets(seed, units[lo:hi], numbers[lo:hi], dealers[lo:hi],
+                                rule_vector, hands[lo:hi], dealt[lo:hi], tables[lo:hi],
+                                np.zeros(40, np.int64), np.zeros(1, np.uint64),
+                                np.zeros(POS_SIZE, np.uint64))
+    threads = threads or (min(os.cpu_count() or 1, 8) if rows >= 100_000 else 1)
+    cuts = np.linspace(0, rows, threads + 1).astype(int)
+    if threads == 1:
+        part(0, rows)
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(part, cuts[:-1], cuts[1:]))
     out = {f"hand_{s}": hands[:, s] for s in range(n)}
     out.update({f"dealt_{s}": dealt[:, s] for s in range(n)})
     out[TABLE[0]] = tables
@@ -65,11 +82,17 @@ def for_rows(rules: Rules, seed: int, games: bool, rows) -> dict[str, np.ndarray
     return deal_columns(rules, seed, np.asarray(rows["round"]))
 
 
-def check_run(root, manifest: dict) -> None:
-    """Refuse a run whose decks cannot be dealt again: one made before dealing
-    had a stream of its own (store format below STREAMS_FORMAT)."""
+def dealt_again(manifest: dict) -> bool:
+    """Whether a run's decks can be dealt again from its seed: it was made
+    once dealing had a stream of its own (store format STREAMS_FORMAT on)."""
     fmt = manifest.get("format", 1)
-    if not isinstance(fmt, int) or fmt < STREAMS_FORMAT:
+    return isinstance(fmt, int) and not isinstance(fmt, bool) and fmt >= STREAMS_FORMAT
+
+
+def check_run(root, manifest: dict) -> None:
+    """Refuse a run whose decks cannot be dealt again (`dealt_again`)."""
+    if not dealt_again(manifest):
+        fmt = manifest.get("format", 1)
         made = manifest.get("versions", {}).get("scopa-sim", "an older version")
         raise ValueError(f"{root} was made by scopa-sim {made} (run format {fmt}), before "
                          f"every deck was a function of the seed: its deal columns cannot "

@@ -77,7 +77,7 @@ HOSTILE = [     # (expression, the part the error names); SENT is a sentinel fil
     ("points_0 ** points_1 > 0", "exponent of **"),
     ("'S' * 1000000000 == strategy_0", "text ('S')"),
     ("points_0 is 1", "'is' (points_0 is 1)"),
-    ("points_0 in points_1", "'in' needs a list"),
+    ("points_0 in 3", "'in' needs a list"),
     ("None == points_0", "None"),
     ("points_0 + " * 200 + "1", "longer than 1,000 characters"),
     ("+" * 500 + "points_0", "nested more than 100 levels"),

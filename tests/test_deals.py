@@ -181,6 +181,7 @@ def test_card_set_questions_agree_with_the_dataframe(run, event, given):
     (["ask", "{run}", "hand_0 + 1 > 2"], "is a card set, not a number"),
     (["ask", "{run}", "'7d' in hand_2"], "unknown column hand_2"),
     (["ask", "{run}", "count(points_0) > 1"], "is not a card set"),
+    (["ask", "{run}", "points_0 in points_1"], "is not a card set"),
 ])
 def test_bad_card_questions_are_one_error_line(cli, run, args, says):
     r = cli(*[a.format(run=run) for a in args])

@@ -119,12 +119,13 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
 
 
 # ---- report ------------------------------------------------------------------
-def _stats(run_dir, quiet: bool, bootstrap: int = 200) -> dict:
+def _stats(run_dir, quiet: bool, bootstrap: int = 200, values: bool = True) -> dict:
     from ..analysis.runstats import run_stats
     run = _open(run_dir)
     with progress(quiet, "read") as bar:
         task = bar.add_task("", total=len(run.done_batches()), note="batches")
-        return run_stats(run, bootstrap=bootstrap, progress=lambda b: bar.advance(task))
+        return run_stats(run, bootstrap=bootstrap, progress=lambda b: bar.advance(task),
+                         values=values)
 
 
 @click.command()
@@ -142,8 +143,9 @@ def report(run_dir, out_file, bootstrap, fmt, quiet):
     Round and game win rates with Wilson intervals; the match win
     probability computed exactly from the per-round score distribution (a
     Markov chain to the target) beside the simulated one; points per
-    category; scopas per round; dealer versus leader; rounds per game; the
-    run's throughput.
+    category; scopas per round; dealer versus leader; rounds per game; what
+    each card in the first hand is worth (`scopa-sim values`); the run's
+    throughput.
 
     \b
     Examples:
@@ -218,11 +220,11 @@ def ask(run_dir, event, given, table, fmt):
 @click.argument("source", metavar="[RUN]", required=False, type=click.Path(path_type=Path))
 @click.option("--kind", "-k", default=None,
               type=click.Choice(["winrates", "categories", "margin", "convergence", "rounds",
-                                 "heatmap", "all"]),
+                                 "values", "heatmap", "all"]),
               help="Chart: winrates, categories (points by category), margin (histogram), "
-                   "convergence (estimate against rounds played), rounds (per game), heatmap "
-                   "(tournament), all (every chart of the run). Default: winrates, or heatmap "
-                   "for a tournament.")
+                   "convergence (estimate against rounds played), rounds (per game), values "
+                   "(what each card is worth), heatmap (tournament), all (every chart of the "
+                   "run). Default: winrates, or heatmap for a tournament.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Chart file, .png, .svg or .pdf (default: <RUN name>-<kind>.png here). "
                    "With --kind all, one file per chart: <stem>-<kind><ext>.")
@@ -281,7 +283,8 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
         if kind == "heatmap":
             raise click.UsageError("a heatmap is of a tournament: give its JSON file or "
                                    "--strategies")
-        st = _stats(source, quiet, bootstrap=0)            # no interval needed for charts
+        st = _stats(source, quiet, bootstrap=0,            # no interval needed for charts
+                    values=kind in ("values", "all"))
         kinds = charts.run_kinds(st) if kind == "all" else [kind or "winrates"]
         name = Path(source).resolve().name
         if kind == "all":
