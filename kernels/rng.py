@@ -8,8 +8,10 @@ machine.
 
 A run's round r of unit u (a round, or a game) draws from two streams::
 
-    deal stream    sip(sip(seed, DEAL, u), DEAL, r)      shuffles the deck
-    decide stream  sip(sip(seed, DECIDE, u), DECIDE, r)  every decision's draws
+    deal stream    sip(seed, DEAL, u << 20 | r)      shuffles the deck
+    decide stream  sip(seed, DECIDE, u << 20 | r)    every decision's draws
+
+(u < 2**44, a run's units are fewer; r < 2**20, a game's rounds are fewer)
 
 so the deck of a round is a function of (seed, u, r) alone, whatever the
 strategies draw, and since SipHash is a keyed pseudo-random function, no
@@ -89,17 +91,23 @@ def stream(seed, index, state):
 
 
 @kernel
+def round_key(unit, number):
+    """The word that names round `number` of unit `unit`: unit << 20 | number."""
+    return (np.uint64(unit) << np.uint64(20)) | (np.uint64(number) & np.uint64(0xFFFFF))
+
+
+@kernel
 def deal_stream(seed, unit, number, state):
     """Set `state[0]` to the start of the deal stream of round `number` of
     unit `unit` of run `seed` (see the module docstring)."""
-    state[0] = sip(sip(seed, DEAL, unit), DEAL, number)
+    state[0] = sip(seed, DEAL, round_key(unit, number))
 
 
 @kernel
 def decide_stream(seed, unit, number, state):
     """Set `state[0]` to the start of the decide stream of round `number`
     of unit `unit` of run `seed` (see the module docstring)."""
-    state[0] = sip(sip(seed, DECIDE, unit), DECIDE, number)
+    state[0] = sip(seed, DECIDE, round_key(unit, number))
 
 
 @kernel

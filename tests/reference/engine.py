@@ -304,12 +304,12 @@ DEAL, DECIDE, OBSERVE = 0x6465616C, 0x64656369646521, 0x6F627365727665
 
 def deal_stream(seed: int, unit: int, number: int) -> SplitMix64:
     """The stream that shuffles the deck of round ``number`` of unit ``unit``."""
-    return SplitMix64(sip(sip(seed, DEAL, unit), DEAL, number))
+    return SplitMix64(sip(seed, DEAL, unit * 2**20 + number))
 
 
 def decide_stream(seed: int, unit: int, number: int) -> SplitMix64:
     """The stream the players of round ``number`` of unit ``unit`` draw from."""
-    return SplitMix64(sip(sip(seed, DECIDE, unit), DECIDE, number))
+    return SplitMix64(sip(seed, DECIDE, unit * 2**20 + number))
 
 
 def shuffled_deck(rng: SplitMix64) -> list[int]:

@@ -580,8 +580,10 @@ def test_siphash_matches_the_papers_vectors():
 
 
 def test_deal_and_decide_streams_are_keyed_apart():
-    # Each stream starts from SipHash of the unit under the seed, then of the round.
-    s = ref.sip(ref.sip(7, ref.DEAL, 3), ref.DEAL, 2)
+    # Each stream starts from SipHash, keyed by the seed and its label, of
+    # the unit and the round in one word (unit << 20 | round).
+    s = ref.siphash24((7).to_bytes(8, "little") + ref.DEAL.to_bytes(8, "little"),
+                      (3 * 2**20 + 2).to_bytes(8, "little"))
     assert ref.deal_stream(7, 3, 2).state == s
     starts = {ref.deal_stream(7, u, r).state for u in range(20) for r in range(5)}
     starts |= {ref.decide_stream(7, u, r).state for u in range(20) for r in range(5)}
