@@ -1,0 +1,139 @@
+"""Fair play and trust: nothing of the user's is deleted, no network wait
+hangs, user code cannot write into our output, and every bad input is one
+`error:` line and exit 2 (143 for SIGTERM).
+
+House style of test_hostile_cli.py: tables of inputs and the words the error
+must hold; what must survive is compared byte for byte.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scopa_sim.cli import main
+from scopa_sim.kernels import _jit
+
+ROOT = Path(__file__).resolve().parent.parent
+LONG_AGO = time.time() - 60 * 86400                  # 60 days: past STALE_DAYS
+
+
+def cli(*args, env=None):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False, env=env)
+
+
+def tree(root: Path) -> dict[str, bytes | None]:
+    """Every file and folder under root (files with their bytes; links as text)."""
+    return {p.relative_to(root).as_posix(): (f"-> {os.readlink(p)}" if p.is_symlink() else
+                                             p.read_bytes() if p.is_file() else None)
+            for p in sorted(Path(root).rglob("*"))}
+
+
+def assert_error(result, *needles, code: int = 2):
+    assert result.exit_code == code, (result.exit_code, result.stderr, result.stdout)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert result.stdout == ""
+    for needle in needles:
+        assert needle in lines[0], (needle, lines[0])
+
+
+def scopa_sim(*args, cwd=None, env=None, timeout=120, **kwargs):
+    """The `scopa-sim` program in a fresh process: (exit code, stdout, stderr)."""
+    proc = subprocess.run([sys.executable, "-m", "scopa_sim.cli", *map(str, args)], cwd=cwd,
+                          env={**os.environ, **(env or {})}, capture_output=True, text=True,
+                          timeout=timeout, **kwargs)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def age(*paths: Path) -> None:
+    for p in paths:
+        os.utime(p, (LONG_AGO, LONG_AGO), follow_symlinks=False)
+
+
+# ---- the cache deletes only its own folders ------------------------------------------
+def hostile_home(home: Path, outside: Path) -> list[Path]:
+    """A home (or project) folder as NUMBA_CACHE_DIR: an old `scopa-sim/` of
+    the user's (a clone, the cache's former name), and in our own folder
+    name a link to a marked folder outside, a folder without our marker, one
+    whose marker is a link, and a stray file; all 60 days old. Returns what
+    was aged (to be aged again after the tree is copied)."""
+    outside.mkdir()
+    (outside / _jit.MARKER).write_bytes(_jit.MARKER_TEXT)
+    (outside / "thesis.tex").write_text("precious")
+    clone = home / "scopa-sim"
+    (clone / "docs").mkdir(parents=True)
+    (clone / "docs" / "ANALYSIS.md").write_text("# docs")
+    (clone / "runs" / "old-experiment").mkdir(parents=True)
+    (clone / "runs" / "old-experiment" / "notes.txt").write_text("keep")
+    ours = home / _jit.PARENT
+    ours.mkdir()
+    (ours / _jit.TAG).write_bytes(_jit.TAG_TEXT)
+    (ours / "link-outside").symlink_to(outside)
+    (ours / "unmarked").mkdir()
+    (ours / "unmarked" / "data.bin").write_bytes(b"\0" * 10)
+    (ours / "linked-marker").mkdir()
+    (ours / "linked-marker" / _jit.MARKER).symlink_to(outside / _jit.MARKER)
+    (ours / "stray.txt").write_text("a file of the user's")
+    aged = [clone, clone / "docs", clone / "runs" / "old-experiment", ours / "link-outside",
+            ours / "unmarked", ours / "linked-marker", ours / "stray.txt", outside]
+    age(*aged)
+    return aged
+
+
+@pytest.mark.parametrize("where", ["$HOME", "..", "a project"])
+def test_the_cache_clean_up_deletes_nothing_of_the_users(tmp_path, where):
+    """NUMBA_CACHE_DIR at $HOME, `..` or a project: a fresh process that
+    makes a new version folder there deletes nothing but an old version
+    folder that carries our marker."""
+    home = tmp_path / "home"
+    (home / "sub").mkdir(parents=True)
+    (home / "pyproject.toml").write_text("[project]\nname = 'mine'\n")
+    aged = hostile_home(home, tmp_path / "outside")
+    old = _jit.cache_folder("0ld0ld0ld0ld0ld0", home)           # ours, marked, old
+    age(old)
+    before = tree(tmp_path)
+    cwd, base = {"$HOME": (tmp_path, home), "..": (home / "sub", ".."),
+                 "a project": (tmp_path, "home")}[where]
+    env = {k: v for k, v in os.environ.items() if k != "XDG_CACHE_HOME"}
+    made = Path(subprocess.run(
+        [sys.executable, "-c", "from scopa_sim.kernels import _jit; print(_jit.CACHE_DIR)"],
+        cwd=cwd, check=True, text=True, capture_output=True,
+        env={**env, "NUMBA_CACHE_DIR": str(base)}).stdout.strip())
+    assert made.resolve().parent == (home / _jit.PARENT).resolve()
+    assert not old.exists()                                       # ours and old: deleted
+    gone = {k for k in before if k not in tree(tmp_path)}
+    assert gone == {old.relative_to(tmp_path).as_posix(),
+                    (old / _jit.MARKER).relative_to(tmp_path).as_posix()}
+    after = tree(tmp_path)
+    assert all(after[k] == v for k, v in before.items() if k not in gone)
+    assert all(k.startswith(f"home/{_jit.PARENT}/{made.name}") for k in after if k not in before)
+    assert all(os.path.lexists(p) for p in aged)
+
+
+def test_the_cache_never_prunes_in_a_folder_without_our_tag(tmp_path):
+    """A folder of the cache's name that we did not make (no CACHEDIR.TAG):
+    even a marked old folder in it stays."""
+    parent = tmp_path / _jit.PARENT
+    old = parent / "old"
+    old.mkdir(parents=True)
+    (old / _jit.MARKER).write_bytes(_jit.MARKER_TEXT)
+    age(old)
+    _jit.cache_folder("new", tmp_path)
+    assert old.exists() and not (parent / _jit.TAG).exists()
+
+
+def test_the_cache_folder_is_tagged_and_marked(tmp_path):
+    folder = _jit.cache_folder("0123456789abcdef", tmp_path)
+    assert (tmp_path / _jit.PARENT / "CACHEDIR.TAG").read_bytes().startswith(
+        b"Signature: 8a477f597d28d172789f06886806bc55")
+    assert (folder / _jit.MARKER).read_bytes() == _jit.MARKER_TEXT
