@@ -137,3 +137,99 @@ def test_the_cache_folder_is_tagged_and_marked(tmp_path):
     assert (tmp_path / _jit.PARENT / "CACHEDIR.TAG").read_bytes().startswith(
         b"Signature: 8a477f597d28d172789f06886806bc55")
     assert (folder / _jit.MARKER).read_bytes() == _jit.MARKER_TEXT
+
+
+# ---- every network wait has a deadline ----------------------------------------------------
+@pytest.fixture
+def silent_port():
+    """A port on 127.0.0.1 that accepts connections and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held, stop = [], threading.Event()
+
+    def accept():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1]
+    stop.set()
+    thread.join(5)
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+ZERO_WORKERS = """
+import asyncio, sys
+from distributed import Scheduler
+async def main():
+    async with Scheduler(host="127.0.0.1", port=0, dashboard_address=":0") as s:
+        print(s.address, flush=True)
+        await asyncio.sleep(120)
+asyncio.run(main())
+"""
+
+
+@pytest.fixture
+def scheduler_without_workers():
+    """The address of a real Dask scheduler on 127.0.0.1 with no worker."""
+    proc = subprocess.Popen([sys.executable, "-c", ZERO_WORKERS], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        yield proc.stdout.readline().strip()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_scheduler_that_never_answers_is_one_line_within_30_s(tmp_path, silent_port):
+    address = f"tcp://127.0.0.1:{silent_port}"
+    start = time.monotonic()
+    code, out, err = scopa_sim("simulate", "--rounds", 1000, "--out", "run", "--quiet",
+                               "--scheduler", address, cwd=tmp_path, timeout=60)
+    elapsed = time.monotonic() - start
+    assert elapsed < 30, elapsed
+    assert code == 2 and out == "", (code, err)
+    assert err.count("\n") == 1 and err.startswith("error: cannot reach the Dask scheduler"), err
+    assert address in err and "no answer within" in err and "check the address" in err
+    assert list(tmp_path.iterdir()) == []                         # nothing written
+
+
+def test_a_scheduler_without_workers_is_one_line_within_30_s(tmp_path, scheduler_without_workers):
+    address = scheduler_without_workers
+    assert address.startswith("tcp://127.0.0.1:")
+    start = time.monotonic()
+    code, out, err = scopa_sim("compare", "greedy", "random", "--deals", 100, "--quiet",
+                               "--scheduler", address, cwd=tmp_path, timeout=60)
+    assert time.monotonic() - start < 30
+    assert code == 2 and out == "", (code, err)
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    assert "has no worker" in err and f"dask worker {address}" in err
+
+
+def test_a_cluster_lost_while_batches_wait_is_an_error_not_a_hang(monkeypatch):
+    """A Dask executor whose cluster has no worker left: the wait for a
+    batch ends after WORKERS_TIMEOUT with the error, not never."""
+    from types import SimpleNamespace
+
+    from scopa_sim import executors
+    monkeypatch.setattr(executors, "WORKERS_TIMEOUT", 0.5)
+    monkeypatch.setattr(executors, "_wait_for_a_worker", lambda client, where: None)
+    client = SimpleNamespace(status="running", scheduler_info=lambda: {"workers": {}},
+                             nthreads=lambda: {"w": 1})
+    ex = executors.Dask(client, where="the Dask scheduler at tcp://127.0.0.1:1")
+
+    class Never:                                   # a batch that never finishes
+        def result(self, timeout):
+            time.sleep(timeout)
+            raise TimeoutError
+    start = time.monotonic()
+    with pytest.raises(executors.ClusterError, match="has had no worker for"):
+        executors._result(Never(), ex)
+    assert time.monotonic() - start < 5

@@ -107,7 +107,7 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     from rich.progress import TextColumn, TimeRemainingColumn
 
     from ..analysis.summary import Tally
-    from ..executors import executor, stream
+    from ..executors import ClusterError, executor, stream
     from ..kernels import needs_compile
     from ..strategies import pack_strategies
     spec = run.spec
@@ -137,9 +137,10 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
             workers = ex.workers
     except KeyboardInterrupt:
         run.clean_temporaries()
-        raise Interrupted(f"interrupted: {spec.n_batches - run.n_missing:,} of "
-                          f"{spec.n_batches:,} batches are saved; finish with: "
-                          f"scopa-sim simulate --resume {run.root}") from None
+        raise Interrupted(f"interrupted: {_saved(spec, run)}") from None
+    except ClusterError as e:                  # a cluster lost in the middle of the run
+        run.clean_temporaries()
+        raise ClusterError(f"{e}; {_saved(spec, run)}") from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     if not was_finished:
@@ -151,7 +152,15 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     return summary
 
 
+def _saved(spec, run) -> str:
+    return (f"{spec.n_batches - run.n_missing:,} of {spec.n_batches:,} batches are saved; "
+            f"finish with: scopa-sim simulate --resume {run.root}")
+
+
 def _raise_interrupt(signum, frame):
+    """SIGTERM while batches run (also in Python, outside the program)."""
+    from ..executors import TERMINATED
+    TERMINATED.set()
     raise KeyboardInterrupt
 
 
