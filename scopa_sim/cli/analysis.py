@@ -324,7 +324,9 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
     Simulates rounds of the strategies, takes their per-round score
     distribution for each dealer seat, and solves the game to the target as
     a Markov chain (the deal passing, a tie at the top playing on) from every
-    score below the target, with 95% bootstrap intervals. Two sides only.
+    score below the target, with 95% bootstrap intervals. Two sides only;
+    targets up to 301 (the chain grows with the target squared; at 301 it
+    takes some 15 s for the 200 resamplings).
 
     \b
     Examples:
@@ -341,10 +343,13 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, "odds") as bar:
         task = bar.add_task("", total=rounds, note="rounds")
+        resample = bar.add_task("", total=bootstrap, note="resamplings of the chain",
+                                visible=bootstrap > 0)
         result = run_odds(strategies, rules, score=score, dealer=dealer, seed=parse_seed(seed),
                           rounds=rounds, bootstrap=bootstrap, workers=workers,
                           scheduler=where(scheduler, cluster),
-                          progress=lambda n: bar.advance(task, n))
+                          progress=lambda n: bar.advance(task, n),
+                          bootstrap_progress=lambda k: bar.advance(resample, k))
     if out_file is not None:
         charts.draw("odds", result, out_file)
     emit(result, odds_view, fmt)
