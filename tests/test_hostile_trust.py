@@ -233,3 +233,79 @@ def test_a_cluster_lost_while_batches_wait_is_an_error_not_a_hang(monkeypatch):
     with pytest.raises(executors.ClusterError, match="has had no worker for"):
         executors._result(Never(), ex)
     assert time.monotonic() - start < 5
+
+
+# ---- what user code prints goes to stderr ----------------------------------------------------
+LOUD = '''
+import os
+import sys
+
+import numba
+
+print("loud: a print at import")
+os.write(1, b"loud: a write to file descriptor 1 at import\\n")
+if os.environ.get("LOUD_FORK"):
+    os.fork()                       # both go on: the child runs the command too
+import multiprocessing
+if os.environ.get("LOUD_POOL") and not multiprocessing.current_process().daemon:  # not on Dask
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        print("loud: a pool of forked processes says", pool.map(abs, [-1, -2]))
+
+
+@numba.njit
+def loud(obs, cards, takes, params):
+    print("loud: a print from jitted code")
+    return 0
+
+
+def loud_py(obs, moves):
+    print("loud: a print at call time")
+    return 0
+'''
+
+
+@pytest.fixture(scope="module")
+def loud(tmp_path_factory) -> Path:
+    """A folder with loud.py: strategies that print at import, at call time
+    (plain Python) and in jitted code (Numba's print, on file descriptor 1)."""
+    folder = tmp_path_factory.mktemp("loud")
+    (folder / "loud.py").write_text(LOUD)
+    return folder
+
+
+def one_json_document(out: str) -> dict:
+    return json.loads(out)               # exactly one: json.loads refuses extra data
+
+
+@pytest.mark.parametrize("args, env, printed", [
+    (("compare", "loud.py:loud", "greedy", "--deals", 20), {}, "from jitted code"),
+    (("simulate", "--rounds", 20, "--strategies", "loud.py:loud_py,greedy", "--out", "run"), {},
+     "at call time"),
+    (("compare", "loud.py:loud_py", "greedy", "--deals", 20), {"LOUD_FORK": "1"},
+     "at call time"),
+    (("simulate", "--rounds", 200, "--strategies", "loud.py:loud_py,greedy", "--out", "run",
+      "--cluster", "local:2"), {"LOUD_POOL": "1"}, "pool of forked processes says [1, 2]"),
+], ids=["compare-jitted", "simulate-python", "a-strategy-that-forks", "local-cluster-and-pool"])
+def test_what_a_strategy_prints_never_reaches_stdout(loud, tmp_path, args, env, printed):
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    for name in ("loud.py",):
+        (cwd / name).write_text((loud / name).read_text())
+    code, out, err = scopa_sim(*args, "--format", "json", "--quiet", cwd=cwd, env=env,
+                               timeout=300)
+    assert code == 0, err
+    one_json_document(out)
+    assert "loud: a print at import" in err and "file descriptor 1 at import" in err
+    assert printed in err
+    if args[0] == "simulate":                    # ask on the run that used it
+        code, out, err = scopa_sim("ask", "run", "winner == 0", "--format", "json", cwd=cwd)
+        assert code == 0, err
+        assert one_json_document(out)["n"] > 0
+        assert "loud: a print at import" in err
+
+
+def test_results_still_go_to_stdout_and_help_too(tmp_path):
+    code, out, err = scopa_sim("--help", cwd=tmp_path)
+    assert code == 0 and out.startswith("Usage: scopa-sim") and err == ""
+    code, out, err = scopa_sim("strategies", cwd=tmp_path)
+    assert code == 0 and "greedy" in out and err == ""

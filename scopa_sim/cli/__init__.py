@@ -15,6 +15,7 @@ and listings answer at once.
 """
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import signal
@@ -26,7 +27,10 @@ def run() -> None:
     main.standalone = True
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _on_terminate)
-    main()
+    try:
+        main()
+    finally:
+        flush_results()
 
 
 def _interrupted_while_loading(signum, frame):
@@ -45,7 +49,7 @@ if _LOADING:
 import click  # noqa: E402
 
 from ..executors import INTERRUPT, TERMINATED  # noqa: E402
-from .options import Interrupted  # noqa: E402
+from .options import Interrupted, flush_results, guard_output  # noqa: E402
 
 
 def _on_interrupt(signum, frame):
@@ -117,7 +121,7 @@ class Cli(click.Group):
             code, message = 143, "terminated" + message.removeprefix("interrupted")
         click.echo(" ".join(message.splitlines()), err=True)
         if self.standalone:
-            sys.stdout.flush()
+            flush_results()
             sys.stderr.flush()
             os._exit(code)
         sys.exit(code)
@@ -138,10 +142,23 @@ def main():
     """
 
 
+def _guarded(callback):
+    """A command's callback that, in the program, first sends everything
+    but its results to stderr (`options.guard_output`): options are parsed
+    by then, so `--help` and usage errors are as click makes them."""
+    @functools.wraps(callback)
+    def guarded(*args, **kwargs):
+        if main.standalone:
+            guard_output()
+        return callback(*args, **kwargs)
+    return guarded
+
+
 def _register() -> None:
     from . import advise, analysis, listings, simulate
     for module in (simulate, listings, analysis, advise):
         for command in module.COMMANDS:
+            command.callback = _guarded(command.callback)
             main.add_command(command)
 
 
