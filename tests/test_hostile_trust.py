@@ -7,6 +7,7 @@ must hold; what must survive is compared byte for byte.
 """
 from __future__ import annotations
 
+import html
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -309,3 +311,184 @@ def test_results_still_go_to_stdout_and_help_too(tmp_path):
     assert code == 0 and out.startswith("Usage: scopa-sim") and err == ""
     code, out, err = scopa_sim("strategies", cwd=tmp_path)
     assert code == 0 and "greedy" in out and err == ""
+
+
+# ---- small items: each one `error:` line, or its fix -----------------------------------------
+@pytest.fixture(scope="module")
+def made(tmp_path_factory) -> Path:
+    """A small finished run."""
+    root = tmp_path_factory.mktemp("made") / "run"
+    assert cli("simulate", "--out", root, "--quiet", "--rounds", 2_000, "--batch-size", 1_000,
+               "--seed", 3).exit_code == 0
+    return root
+
+
+@pytest.mark.parametrize("command", [
+    ("rules",), ("strategies",), ("report", "RUN", "--quiet"), ("ask", "RUN", "winner == 0"),
+    ("plot", "RUN", "--out", "OUT/c.png", "--quiet"),
+    ("advise", "--hand", "7d", "--table", "2c", "--seen", " ".join(      # exact: nothing hidden
+        f"{r}{s}" for s in "dhsc" for r in "A234567JQK" if f"{r}{s}" not in ("7d", "2c", "Kc"))),
+], ids=lambda c: c[0])
+def test_a_bad_scheduler_variable_leaves_commands_without_batches_alone(made, tmp_path,
+                                                                        command):
+    """rules, strategies, report, ask, plot of a run and an exact advise run no
+    batches: SCOPA_SIM_SCHEDULER=junk is not read."""
+    args = [str(made) if a == "RUN" else a.replace("OUT", str(tmp_path)) for a in command]
+    result = cli(*args, env={"SCOPA_SIM_SCHEDULER": "junk"})
+    assert result.exit_code == 0, result.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ("simulate", "--rounds", 100, "--out", "OUT/run"),
+    ("compare", "greedy", "random", "--deals", 100),
+    ("odds", "--rounds", 1000),
+    ("simulate", "--rounds", 100, "--out", "OUT/run", "--workers", 1),
+], ids=["simulate", "compare", "odds", "simulate-workers"])
+@pytest.mark.parametrize("value", ["junk", "local:0", "tcp://"])
+def test_a_bad_scheduler_variable_is_one_line_naming_it(tmp_path, command, value):
+    args = [str(a).replace("OUT", str(tmp_path)) for a in command]
+    result = cli(*args, "--quiet", env={"SCOPA_SIM_SCHEDULER": value})
+    assert_error(result, f"SCOPA_SIM_SCHEDULER={value!r}", "unset SCOPA_SIM_SCHEDULER")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("strategy, needles", [
+    ("greedy:scopa=2,scopa=3", ["scopa", "given twice", "'2'", "'3'"]),
+    ("counter:sweep=1,sweep=2", ["sweep", "given twice"]),
+])
+def test_a_strategy_parameter_given_twice_is_an_error(strategy, needles, tmp_path):
+    assert_error(cli("compare", strategy, "random", "--deals", 10, "--quiet"), *needles)
+    assert_error(cli("simulate", "--strategies", f"{strategy},random", "--rounds", 10, "--out",
+                     tmp_path / "run", "--quiet"), *needles)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_same_strategy_parameter_twice_with_one_value_is_allowed():
+    from scopa_sim.strategies import parse_strategy
+    assert parse_strategy("greedy:scopa=2,scopa=2.0") == parse_strategy("greedy:scopa=2")
+
+
+@pytest.mark.parametrize("expression, expected", [
+    ("9007199254740993 == 9007199254740992.0", False),      # 2**53 + 1 against 2**53
+    ("9007199254740993 != 9007199254740992.0", True),
+    ("9007199254740993 > 9007199254740992.0", True),
+    ("9007199254740992.0 < 9007199254740993", True),
+    ("9007199254740992 == 9007199254740992.0", True),
+    ("9223372036854775807 < 9223372036854775808.0", True),  # 2**63 - 1 against 2**63
+    ("low == -9223372036854775808.0", True), ("low < -9223372036854775807.0", False),
+    ("3 == 3.0", True), ("3 < 3.5", True), ("-3 > -3.5", True), ("0 <= -0.0", True),
+    ("1 in [1.0, 2.5]", True), ("9007199254740993 in [9007199254740992.0]", False),
+    ("big == 9007199254740992.0", False), ("big - 1 == 9007199254740992.0", True),
+    ("big > half", True), ("1.5 > big", False),
+])
+def test_ask_compares_integers_with_floats_exactly(expression, expected):
+    """As Python compares int with float: exactly, not after a rounding to float."""
+    from scopa_sim.analysis.expr import evaluate
+    columns = {"big": np.array([2**53 + 1], np.int64), "half": np.array([2.0**53]),
+               "low": np.array([-2**63], np.int64)}
+    assert evaluate(expression, columns, 1).tolist() == [expected]
+    assert eval(expression, {}, {k: v[0].item() for k, v in columns.items()}) == expected
+
+
+@pytest.mark.parametrize("args, needles", [
+    (("--seed", "٣"), ["--seed", "٣"]),                       # an Arabic-Indic 3
+    (("--seed", "３"), ["--seed"]),                            # a fullwidth 3
+    (("--seed", "1_000"), ["--seed"]),
+    (("--seed", "3", "--rule", "target=١١"), ["١١"]),
+])
+def test_only_ascii_digits_are_numbers(tmp_path, args, needles):
+    assert_error(cli("simulate", "--rounds", 10, "--out", tmp_path / "run", *args), *needles)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("score", ["٣-4", "²-4", "3-４"])
+def test_a_score_in_other_digits_is_refused(score):
+    assert_error(cli("odds", "--score", score, "--rounds", 1000, "--quiet"), "MINE-THEIRS")
+
+
+WEIRD = "x|y*z*`q`<script>alert(1)</script>_[l](x.html)&amp;#1. - "   # no ':' nor ','
+
+
+
+def test_a_strategy_label_cannot_break_or_inject_into_the_report(tmp_path):
+    """A user strategy in a folder named with Markdown and HTML: the report
+    renders it as text, with every table whole."""
+    from markdown_it import MarkdownIt
+    folder = tmp_path / WEIRD.replace("/", "|")
+    folder.mkdir()
+    (folder / "g.py").write_text((ROOT / "docs" / "examples" / "greedy_jit.py").read_text())
+    label = f"{folder.name}/g.py:greedy"
+    run = tmp_path / "run"
+    old = os.getcwd()
+    os.chdir(tmp_path)                                   # the label is the path as given
+    try:
+        result = cli("simulate", "--strategies", f"{label},random", "--rounds", 2_000, "--out",
+                     run, "--seed", 1, "--quiet")
+        assert result.exit_code == 0, result.stderr
+        for ext in ("md", "html"):
+            assert cli("report", run, "--out", tmp_path / f"r.{ext}", "--quiet").exit_code == 0
+    finally:
+        os.chdir(old)
+    page = MarkdownIt("commonmark").enable("table").render((tmp_path / "r.md").read_text())
+    for text in (page, (tmp_path / "r.html").read_text()):
+        assert "<script" not in text and "<a " not in text and "<em>" not in text
+        assert "<strong>" not in text and "<li>" not in text
+    assert html.escape(label, quote=False) in page                  # shown as it is, as text
+    for table in page.split("<table>")[1:]:
+        head = table.split("</thead>")[0].count("</th>")
+        rows = table.split("<tbody>")[1].split("</tbody>")[0].split("<tr>")[1:]
+        assert head >= 2 and rows and all(r.count("</td>") == head for r in rows)
+
+
+@pytest.mark.parametrize("content, needle", [
+    ("not json", "not JSON"),
+    ("[1, 2]", "a JSON list"),
+    ("{}", "'strategies'"),
+    ('{"strategies": ["a"], "margin": []}', "'strategies'"),
+    ('{"strategies": "ab", "margin": 1}', "'strategies'"),
+    ('{"strategies": ["a", "b"], "margin": 1, "low": 1, "high": 1}', "'margin'"),
+    ('{"strategies": ["a", "b"], "margin": [[0, 1], [1]], "low": [], "high": []}', "'margin'"),
+    ('{"strategies": ["a", "b"], "margin": [[0, "x"], [1, 0]], "low": [], "high": []}',
+     "'margin'"),
+    ('{"strategies": ["a", "b"], "margin": [[0, 1], [1, 0]], "low": [[0, 1], [1, 0]], '
+     '"high": [[0, 1], [1, 0]]}', "'pairs_per_match'"),
+    ('{"strategies": ["a", "b"], "margin": [[0, 1], [1, 0]], "low": [[0, 1], [1, 0]], '
+     '"high": [[0, 1], [1, 0]], "pairs_per_match": 5, "unit": 3}', "'unit'"),
+    ("[" * 100_000 + "]" * 100_000, "not JSON"),
+    (b"\xff\xfe{", "not JSON"),
+])
+def test_plot_of_a_malformed_tournament_json_is_one_line(tmp_path, content, needle):
+    source = tmp_path / "t.json"
+    (source.write_bytes if isinstance(content, bytes) else source.write_text)(content)
+    before = tree(tmp_path)
+    assert_error(cli("plot", source, "--out", tmp_path / "t.png", "--quiet"),
+                 "not a tournament's JSON output", needle)
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", [
+    ("simulate", "--rounds", 10**8, "--out", "run", "--workers", 1),
+    ("compare", "greedy", "random", "--deals", 10**8),
+], ids=["simulate", "compare"])
+def test_sigterm_is_one_line_and_exit_143(tmp_path, command):
+    proc = subprocess.Popen([sys.executable, "-m", "scopa_sim.cli", *map(str, command),
+                             "--quiet"], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        if command[0] == "simulate":
+            deadline = time.monotonic() + 60
+            while not list((tmp_path / "run").glob("rounds/part-*.parquet")):
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.01)
+        else:
+            time.sleep(5)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143, (proc.returncode, err)
+    assert out == "" and len(err.splitlines()) == 1 and err.startswith("terminated"), err
+    if command[0] == "simulate":
+        assert "batches are saved; finish with: scopa-sim simulate --resume run" in err

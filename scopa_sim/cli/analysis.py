@@ -255,12 +255,7 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
     if source is not None and source.suffix.lower() == ".json":
         if kind not in (None, "heatmap"):
             raise click.UsageError(f"{source} is a tournament: its chart is --kind heatmap")
-        try:
-            data = json.loads(source.read_text())
-            data["margin"], data["strategies"]          # noqa: B018  (a tournament?)
-        except (OSError, ValueError, KeyError, TypeError):
-            raise ValueError(f"{source} is not a tournament's JSON output "
-                             f"(scopa-sim tournament ... --format json)") from None
+        data = _tournament_json(source)
         jobs = [("heatmap", data, out_file or Path(source.stem + ".png"))]
     elif source is None:
         if kind != "heatmap" or not strategies:
@@ -298,6 +293,44 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
             s.add(k, f)
         return [s], [{"kind": k, "file": f} for k, f in zip(r["kinds"], r["files"])]
     emit(result, view, fmt)
+
+
+MAX_HEATMAP = 64          # strategies in a heatmap (a cell each pair, drawn one by one)
+
+
+def _tournament_json(source: Path) -> dict:
+    """A tournament's JSON output read and checked for what the heatmap
+    draws (names, square tables of numbers, the deal count), or one
+    ValueError saying what is wrong."""
+    def bad(why: str) -> ValueError:
+        return ValueError(f"{source} is not a tournament's JSON output (scopa-sim tournament "
+                          f"... --format json): {why}")
+    try:
+        data = json.loads(source.read_text())
+    except OSError as e:
+        raise bad(e.strerror or str(e)) from None
+    except (ValueError, RecursionError) as e:       # not JSON, not UTF-8, nested too deep
+        raise bad(f"not JSON ({type(e).__name__})") from None
+    if not isinstance(data, dict):
+        raise bad(f"a JSON {type(data).__name__}, not an object")
+    names = data.get("strategies")
+    if (not isinstance(names, list) or not 2 <= len(names) <= MAX_HEATMAP
+            or not all(isinstance(n, str) for n in names)):
+        raise bad(f"'strategies' must list 2 to {MAX_HEATMAP} names")
+    n = len(names)
+    for key in ("margin", "low", "high"):
+        table = data.get(key)
+        if (not isinstance(table, list) or len(table) != n
+                or not all(isinstance(row, list) and len(row) == n for row in table)
+                or not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                           for row in table for v in row)):
+            raise bad(f"'{key}' must be a {n} × {n} table of numbers")
+    if not isinstance(data.get("pairs_per_match"), int) or isinstance(
+            data.get("pairs_per_match"), bool) or data["pairs_per_match"] < 0:
+        raise bad("'pairs_per_match' must be a whole number")
+    if not isinstance(data.get("unit"), str) or not isinstance(data.get("rules", ""), str):
+        raise bad("'unit' and 'rules' must be text")
+    return data
 
 
 # ---- odds ------------------------------------------------------------------------

@@ -131,10 +131,10 @@ QUIET = click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.
 
 
 def parse_seed(seed: str | None) -> int:
-    """A seed as written (a fresh random one if None)."""
+    """A seed as written, in ASCII digits (a fresh random one if None)."""
     if seed is None:
         return secrets.randbits(63)
-    if not re.fullmatch(r"\s*\d{1,20}\s*", seed) or int(seed) >= 2**64:
+    if not re.fullmatch(r"\s*[0-9]{1,20}\s*", seed, re.ASCII) or int(seed) >= 2**64:
         raise click.BadParameter(f"{seed!r} is not a whole number 0..2**64-1", param_hint="--seed")
     return int(seed)
 
