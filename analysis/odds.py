@@ -14,7 +14,7 @@ from .markov import bootstrap as markov_bootstrap, round_counts, trimmed, win_ta
 
 
 MAX_TARGET = 301                # the largest target odds take: well under a minute (README)
-MAX_CELLS = 25_000_000          # resamplings × target²: the tables kept for the intervals (200 MB)
+MAX_CELLS = 25_000_000          # resamplings × target²: the tables kept for intervals (200 MB)
 
 
 def simulated_counts(strategies, rules: Rules, seed: int, rounds: int, workers=None,

@@ -21,18 +21,18 @@ Dask's own `Client(timeout=...)` bounds the TCP connect but not the
 handshake read, so a port that accepts and never answers hung it for good.
 A cluster then needs a worker within `WORKERS_TIMEOUT` seconds, and while
 batches run, a cluster with no worker, or a scheduler lost, for
-`WORKERS_TIMEOUT` seconds ends the wait. Each is one error (ValueError)
-saying what to check.
+`WORKERS_TIMEOUT` seconds ends the wait. Each is one error (`ClusterError`,
+a ValueError) saying what to check.
 """
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import itertools
 import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -115,11 +115,10 @@ class Dask:
         self.restore_logs()
 
     def check(self) -> None:
-        """While a batch is awaited: a ValueError once the scheduler has been
+        """While a batch is awaited: a ClusterError once the scheduler has been
         lost, or the cluster without a worker, for WORKERS_TIMEOUT seconds.
         Reads the client's own view, refreshed by Dask in the background
         (no network call here)."""
-        import time
         lost = self.client.status != "running"
         try:
             idle = lost or not self.client.scheduler_info().get("workers")
@@ -132,8 +131,8 @@ class Dask:
         self._idle_since = self._idle_since or now
         if now - self._idle_since >= WORKERS_TIMEOUT:
             what = "lost the scheduler" if lost else "has had no worker"
-            raise ClusterError(f"{self.where} {what} for {WORKERS_TIMEOUT:.0f} s: check that the "
-                             f"scheduler and its workers are running")
+            raise ClusterError(f"{self.where} {what} for {WORKERS_TIMEOUT:.0f} s: check that "
+                               f"the scheduler and its workers are running")
 
 
 def _close(client) -> None:
@@ -146,7 +145,7 @@ def _close(client) -> None:
 
 def _greet(address: str, what: str) -> None:
     """Connect to the scheduler at `address` and hear its identity within
-    CONNECT_TIMEOUT seconds (every read bounded), or a one-line ValueError.
+    CONNECT_TIMEOUT seconds (every read bounded), or a one-line ClusterError.
     The exchange runs on an event loop of its own, in a thread of its own
     (the caller may already run an event loop, as Jupyter does)."""
     import asyncio
@@ -176,10 +175,11 @@ def _greet(address: str, what: str) -> None:
     if isinstance(answer, dict) and answer.get("type") == "Scheduler":
         return
     causes = [answer]
-    while isinstance(causes[-1], BaseException) and causes[-1].__cause__ is not None:
-        causes.append(causes[-1].__cause__)
+    while (isinstance(causes[-1], BaseException) and len(causes) < 20
+           and (causes[-1].__cause__ or causes[-1].__context__) is not None):
+        causes.append(causes[-1].__cause__ or causes[-1].__context__)
     if any(isinstance(c, ConnectionRefusedError) for c in causes):
-        reason = f"connection refused for {CONNECT_TIMEOUT:.0f} s, nothing listens there"
+        reason = f"connection refused for {CONNECT_TIMEOUT:.0f} s: nothing listens there"
     elif isinstance(answer, (TimeoutError, asyncio.TimeoutError)) or (
             isinstance(answer, OSError) and "Timed out" in str(answer)):
         reason = f"no answer within {CONNECT_TIMEOUT:.0f} s"
@@ -189,22 +189,22 @@ def _greet(address: str, what: str) -> None:
         reason = f"{type(answer).__name__}: {answer}".rstrip(": ")
     else:
         reason = "what answers there is not a Dask scheduler"
-    raise ClusterError(f"cannot reach the Dask scheduler at {what}: {reason}; check the address "
-                     f"(the one `dask scheduler` prints), that the scheduler is running and that "
-                     f"this machine can reach it")
+    raise ClusterError(f"cannot reach the Dask scheduler at {what}: {reason}; check the "
+                       f"address (the one `dask scheduler` prints), that the scheduler is "
+                       f"running and that this machine can reach it")
 
 
 def _wait_for_a_worker(client, where: str) -> None:
-    """At least one worker within WORKERS_TIMEOUT seconds, or a ValueError."""
+    """At least one worker within WORKERS_TIMEOUT seconds, or a ClusterError."""
     address = getattr(getattr(client, "scheduler", None), "address", None) or "ADDRESS"
     try:
         client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
     except (TimeoutError, OSError) as e:
         if not isinstance(e, TimeoutError) and "Timed out" not in str(e):
             raise ClusterError(f"{where}: {e}") from None
-        raise ClusterError(f"{where} has no worker (waited {WORKERS_TIMEOUT:.0f} s): start some "
-                         f"with `dask worker {address} --nthreads 1`, or check that they can "
-                         f"reach the scheduler") from None
+        raise ClusterError(f"{where} has no worker (waited {WORKERS_TIMEOUT:.0f} s): start "
+                           f"some with `dask worker {address} --nthreads 1`, or check that "
+                           f"they can reach the scheduler") from None
 
 
 def _call(payload: bytes):
@@ -364,7 +364,7 @@ def _result(future, ex=None):
             if check is not None:
                 check()
             continue
-        except (asyncio.CancelledError, concurrent.futures.CancelledError) as e:
+        except concurrent.futures.CancelledError as e:      # Dask's too
             if check is None:
                 raise
             what = ("lost the connection" if "connection-lost" in str(e) else
