@@ -236,6 +236,13 @@ def test_a_cluster_lost_while_batches_wait_is_an_error_not_a_hang(monkeypatch):
         executors._result(Never(), ex)
     assert time.monotonic() - start < 5
 
+    class Cancelled:                               # as Dask cancels a batch of a lost scheduler
+        def result(self, timeout):
+            from distributed.client import FutureCancelledError
+            raise FutureCancelledError("_call-1", reason="scheduler-connection-lost")
+    with pytest.raises(executors.ClusterError, match="127.0.0.1:1 lost the connection"):
+        executors._result(Cancelled(), ex)
+
 
 # ---- what user code prints goes to stderr ----------------------------------------------------
 LOUD = '''
