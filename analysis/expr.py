@@ -276,6 +276,22 @@ def _check_call(node: ast.Call, src: _Source) -> None:
 
 
 # ---- evaluation -----------------------------------------------------------------
+def _int_float_sign(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The sign of a - b (-1, 0, 1; nan where b is nan), computed exactly for
+    integers `a` and floats `b`, as Python compares an int with a float:
+    numpy would turn 9007199254740993 into 9007199254740992.0 first. A float
+    inside the int64 range is split exactly into its floor (an int64) and a
+    fraction in [0, 1)."""
+    a, b = np.broadcast_arrays(a.astype(np.int64), b.astype(np.float64))
+    inside = (b >= -float(INT64)) & (b < float(INT64))
+    floor = np.floor(np.where(inside, b, 0.0))
+    whole = floor.astype(np.int64)
+    above = np.where(b > 0, -1.0, 1.0)                   # b beyond int64: its own sign decides
+    sign = np.where(a < whole, -1.0, np.where(a > whole, 1.0,
+                                              np.where(b - floor > 0, -1.0, 0.0)))
+    return np.where(np.isnan(b), np.nan, np.where(inside, sign, above))
+
+
 def evaluate(expr: str, columns: Mapping[str, np.ndarray], n_rows: int) -> np.ndarray:
     """`expr` over `columns` (each n_rows long): one value per row, as a numpy
     array of bool, int64, float64 or (text) object."""
@@ -431,6 +447,11 @@ class _Evaluator:
             if not isinstance(op, _TEXT_OPS):
                 raise self.fail(f"{self.src.part(node)}: text can be compared only with "
                                 f"==, != and in")
+        kinds = {a.dtype.kind, b.dtype.kind}
+        if "f" in kinds and kinds & {"i", "b"}:            # exactly, not as floats
+            sign = (_int_float_sign(a, b) if a.dtype.kind != "f"
+                    else -_int_float_sign(b, a))
+            return np.asarray(_COMPARE[type(op)](sign, 0.0), dtype=bool)
         return np.asarray(_COMPARE[type(op)](a, b), dtype=bool)
 
     # functions

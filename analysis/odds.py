@@ -10,7 +10,11 @@ from ..checks import below_target, mine_theirs, whole
 from ..rules import Rules
 from ..runner import simulate
 from ..strategies import split_strategies
-from .markov import bootstrap as markov_bootstrap, round_counts, trimmed, win_table
+from .markov import bootstrap as markov_bootstrap, round_counts, trimmed, win_tables
+
+
+MAX_TARGET = 301                # the largest target odds take: well under a minute (README)
+MAX_CELLS = 25_000_000          # resamplings × target²: the tables kept for intervals (200 MB)
 
 
 def simulated_counts(strategies, rules: Rules, seed: int, rounds: int, workers=None,
@@ -28,16 +32,26 @@ def parse_score(text: str, rules: Rules) -> tuple[int, int]:
 
 def odds(strategies=("counter", "counter"), rules="scopa", score=None, dealer=None,
          seed: int = 0, rounds: int = 200_000, bootstrap: int = 200, workers=None,
-         scheduler=None, progress=None) -> dict:
+         scheduler=None, progress=None, bootstrap_progress=None) -> dict:
     """P(side 0 wins) from every score below the target (and from `score`,
     if given), with the next round dealt by `dealer` (a seat) or averaged
     over the seats; 95% intervals from `bootstrap` multinomial resamplings
-    of the simulated rounds."""
+    of the simulated rounds (`bootstrap_progress(k)` after each k). The
+    target is at most MAX_TARGET: the chain has target² cells, solved once
+    per resampling."""
     rules = Rules.resolve(rules)
     if isinstance(strategies, str):
         strategies = split_strategies(strategies)
     if rules.n_sides != 2:
         raise ValueError(f"odds need rules with two sides; {rules.name} has {rules.n_sides}")
+    if rules.target > MAX_TARGET:
+        raise ValueError(f"odds cover targets up to {MAX_TARGET} (the chain grows with the "
+                         f"target squared), not {rules.target}")
+    cells = rules.target ** 2
+    if bootstrap * cells > MAX_CELLS:
+        raise ValueError(f"--bootstrap {bootstrap:,} at target {rules.target} would keep "
+                         f"{bootstrap:,} tables of {cells:,} scores: at most "
+                         f"{MAX_CELLS // cells:,} resamplings at this target")
     if dealer is not None:
         whole(dealer, "dealer", 0, rules.players - 1, f"a seat 0..{rules.players - 1}")
     at = parse_score(score, rules) if score is not None else None
@@ -45,11 +59,11 @@ def odds(strategies=("counter", "counter"), rules="scopa", score=None, dealer=No
     if (counts.sum((1, 2)) == 0).any():
         raise ValueError(f"{rounds:,} rounds are too few: some seat never dealt")
 
-    def table(dist) -> np.ndarray:
-        v = win_table(dist, rules.target)
-        return v[:, :, dealer] if dealer is not None else v.mean(2)
+    def tables(dists) -> np.ndarray:
+        v = win_tables(dists, rules.target)
+        return v[..., dealer] if dealer is not None else v.mean(-1)
 
-    point, low, high = markov_bootstrap(counts, table, bootstrap, seed)
+    point, low, high = markov_bootstrap(counts, tables, bootstrap, seed, bootstrap_progress)
     out = {"rules": rules.name, "target": rules.target, "strategies": [str(s) for s in strategies],
            "seed": seed, "rounds": rounds, "dealer": dealer, "bootstrap": bootstrap,
            "table": point.tolist(), "low": low.tolist(), "high": high.tolist()}

@@ -7,6 +7,7 @@ import html
 import io
 import json
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,14 +87,27 @@ def print_tables(sections: list[Section], console) -> None:
         console.print(t)
 
 
+_MD_INLINE = re.compile(r"([\\`*_\[\]|~#])")
+_MD_LINE_START = re.compile(r"^(\s*(?:\d{1,9}(?=[.)])|(?=[-+])))([-+.)])(?=\s|$)")   # 1. - +
+
+
+def md_text(x) -> str:
+    """Text as it reads, in Markdown: on one line, with every character
+    Markdown or a renderer's HTML would act on escaped (`*`, `_`, backticks,
+    brackets, `|`, `~`, `#`, backslash; `<`, `>` and `&` as entities, so no
+    tag survives; a list or heading marker at the start)."""
+    text = " ".join(str(x).splitlines())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_INLINE.sub(r"\\\1", text)
+    return _MD_LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
 def markdown_table(s: Section) -> str:
-    def esc(x):
-        return str(x).replace("|", "\\|")
-    lines = [f"### {s.title}", "", "| " + " | ".join(map(esc, s.columns)) + " |",
+    lines = [f"### {md_text(s.title)}", "", "| " + " | ".join(map(md_text, s.columns)) + " |",
              "|" + "|".join("---" if i == 0 else "---:" for i in range(len(s.columns))) + "|"]
-    lines += ["| " + " | ".join(map(esc, r)) + " |" for r in s.rows]
+    lines += ["| " + " | ".join(map(md_text, r)) + " |" for r in s.rows]
     if s.caption:
-        lines += ["", s.caption]
+        lines += ["", md_text(s.caption)]
     return "\n".join(lines) + "\n"
 
 

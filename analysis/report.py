@@ -6,9 +6,10 @@ from __future__ import annotations
 import base64
 import html
 from pathlib import Path
+from urllib.parse import quote
 
 from . import charts
-from .output import html_table, markdown_table
+from .output import html_table, markdown_table, md_text
 from .views import report_view
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em}
@@ -23,7 +24,8 @@ def _title(st: dict) -> str:
 
 def _intro(st: dict, html_out: bool = False) -> str:
     """The opening line, naming the run as code (Markdown or HTML)."""
-    run = f"<code>{html.escape(st['run'])}</code>" if html_out else f"`{st['run']}`"
+    run = (f"<code>{html.escape(st['run'])}</code>" if html_out else
+           f"<code>{md_text(st['run'])}</code>")          # a code span cannot hold every text
     what = f"{st['rounds']:,} rounds" + (f" in {st['games']:,} games" if "games" in st else "")
     return (f"Run {run}: {what}, seed {st['seed']}. Every rate has its n and a 95% "
             "interval (Wilson for rates, normal for means).")
@@ -41,13 +43,13 @@ def write_report(st: dict, path: str | Path) -> list[Path]:
     kinds = charts.run_kinds(st)
     if ext == ".md":
         written = []
-        parts = [f"# {_title(st)}\n", _intro(st) + "\n"]
+        parts = [f"# {md_text(_title(st))}\n", _intro(st) + "\n"]
         parts += [markdown_table(s) for s in sections]
         parts.append("## Charts\n")
         for kind in kinds:
             png = charts.draw(kind, st, path.with_name(f"{path.stem}-{kind}.png"))
             written.append(png)
-            parts.append(f"![{kind}]({png.name})\n")
+            parts.append(f"![{kind}]({quote(png.name)})\n")      # any file name, as a URL
         path.write_text("\n".join(parts))
         return [path, *written]
     body = [f"<h1>{html.escape(_title(st))}</h1>", f"<p>{_intro(st, html_out=True)}</p>"]

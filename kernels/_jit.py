@@ -33,16 +33,29 @@ The cache. Numba keys a cached function on its own source file only, not on
 what it inlined from other files, so an edit to one kernel file can leave a
 stale function cached for another. So every version of this folder gets a
 cache folder of its own, named by a hash of the kernel sources (and the Numba
-version): `<base>/scopa-sim/<hash>`, where `<base>` is `NUMBA_CACHE_DIR` if
-set, else `$XDG_CACHE_HOME` (default `~/.cache`); if that is not writable,
-`<temp>/scopa-sim-<uid>/<hash>`; if nothing is, no disk cache (each process
-compiles). Numba reads the folder when a function is decorated, so `_jit` sets
-it for just that moment and leaves `numba.config` as it found it. A version
-folder not used for `STALE_DAYS` is deleted when a new one is made.
+version): `<base>/scopa-sim-cache/<hash>`, where `<base>` is `NUMBA_CACHE_DIR`
+if set, else `$XDG_CACHE_HOME` (default `~/.cache`); if that is not writable,
+`<temp>/scopa-sim-cache-<uid>/<hash>` (a folder of this user's, not a link);
+if nothing is, no disk cache (each process compiles). Numba reads the folder
+when a function is decorated, so `_jit` sets it for just that moment and
+leaves `numba.config` as it found it.
+
+Clean-up deletes only what is ours. The parent folder has a name no user
+folder would have and, when we make it, a `CACHEDIR.TAG` (the Cache
+Directory Tagging spec: backup tools skip it); every version folder we make
+holds our marker file, `MARKER`. When a new version folder is made, a version
+folder beside it is deleted only if it is a real folder (not a link, looked
+at with lstat), carries our marker (a regular file, not a link, with our
+text), has not been used for `STALE_DAYS`, and the parent carries our tag.
+Anything else there (a user's files, links, folders without the marker) is
+left alone, wherever `NUMBA_CACHE_DIR` points (`$HOME`, `..`, a project).
+The folder is deleted by `shutil.rmtree`, which removes links inside it, never
+what they point to.
 """
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -72,29 +85,83 @@ def _writable(folder: Path) -> bool:
         return False
 
 
+PARENT = "scopa-sim-cache"
+MARKER = ".scopa-sim-cache-version"
+MARKER_TEXT = b"scopa-sim kernel cache: a version folder that scopa-sim may delete\n"
+TAG = "CACHEDIR.TAG"
+TAG_TEXT = (b"Signature: 8a477f597d28d172789f06886806bc55\n"
+            b"# This file is a cache directory tag created by scopa-sim (Numba's compiled\n"
+            b"# kernels). For information about cache directory tags, see:\n"
+            b"#\thttps://bford.info/cachedir/\n")
+
+
+def _is_ours(path: Path, name: str, text: bytes) -> bool:
+    """Whether `path/name` is a regular file (not a link) starting with `text`."""
+    try:
+        st = os.lstat(path / name)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > 4096:
+            return False
+        with open(path / name, "rb") as f:
+            return f.read(len(text)) == text
+    except OSError:
+        return False
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Write a file that must not exist yet (never through a link)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o644)
+    except OSError:
+        return
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
 def _prune(parent: Path, keep: Path) -> None:
-    """Delete version folders beside `keep` not used for STALE_DAYS."""
+    """Delete our version folders beside `keep` not used for STALE_DAYS (see
+    the module docstring: nothing that is not marked as ours, no link)."""
+    if not _is_ours(parent, TAG, TAG_TEXT) or not shutil.rmtree.avoids_symlink_attacks:
+        return
     cutoff = time.time() - STALE_DAYS * 86400
     try:
-        for old in parent.iterdir():
-            if old != keep and old.is_dir() and old.stat().st_mtime < cutoff:
-                shutil.rmtree(old, ignore_errors=True)
+        entries = list(os.scandir(parent))
     except OSError:
-        pass
+        return
+    for entry in entries:
+        old = Path(entry.path)
+        try:
+            st = os.lstat(old)
+        except OSError:
+            continue
+        if (old.name == keep.name or not stat.S_ISDIR(st.st_mode) or st.st_mtime >= cutoff
+                or not _is_ours(old, MARKER, MARKER_TEXT)):
+            continue
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _parents(base):
-    """Where version folders may go, in order of preference."""
+    """Where version folders may go, in order of preference, each with
+    whether it must be a folder of this user's (the shared temporary folder)."""
     base = base or config.CACHE_DIR or os.environ.get("NUMBA_CACHE_DIR")
     if base:
-        yield Path(base).expanduser().absolute() / "scopa-sim"
+        yield Path(base).expanduser().absolute() / PARENT, False
     else:
         xdg = os.environ.get("XDG_CACHE_HOME", "")
         home = Path(xdg) if os.path.isabs(xdg) else Path("~/.cache").expanduser()
         if home.is_absolute():                   # not when there is no home folder
-            yield home / "scopa-sim"
+            yield home / PARENT, False
     uid = os.getuid() if hasattr(os, "getuid") else "user"
-    yield Path(tempfile.gettempdir()) / f"scopa-sim-{uid}"
+    yield Path(tempfile.gettempdir()) / f"{PARENT}-{uid}", True
+
+
+def _own_folder(folder: Path) -> bool:
+    """Whether `folder` is a real folder (not a link) of this user's."""
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and (not hasattr(os, "getuid") or st.st_uid == os.getuid())
 
 
 def cache_folder(version=None, base=None):
@@ -102,18 +169,25 @@ def cache_folder(version=None, base=None):
     docstring; `base` stands for NUMBA_CACHE_DIR), made if missing and marked
     used; None if no folder can be written."""
     version = version or source_hash()
-    for parent in _parents(base):
+    for parent, private in _parents(base):
+        made_parent = not os.path.lexists(parent)
+        if private and not made_parent and not _own_folder(parent):
+            continue                               # another user's, or a link: not ours
         folder = parent / version
-        new = not folder.exists()
-        if _writable(folder):
-            if new:
-                _prune(parent, folder)
-            else:
-                try:
-                    os.utime(folder)               # mark it used
-                except OSError:
-                    pass
-            return folder
+        new = not os.path.lexists(folder)
+        if not _writable(folder) or (private and not _own_folder(parent)):
+            continue
+        if made_parent:
+            _write_new(parent / TAG, TAG_TEXT)
+        if new:
+            _write_new(folder / MARKER, MARKER_TEXT)
+            _prune(parent, folder)
+        else:
+            try:
+                os.utime(folder)               # mark it used
+            except OSError:
+                pass
+        return folder
     return None
 
 

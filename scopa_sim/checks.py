@@ -32,6 +32,6 @@ def mine_theirs(text: str, name: str) -> tuple[int, int]:
     """"7-9" -> (7, 9): two whole numbers written MINE-THEIRS (a score, the
     scopas), or a ValueError naming `name`."""
     parts = str(text).replace(" ", "").split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
         raise ValueError(f"{name} is written MINE-THEIRS, e.g. 7-9, not {text!r}")
     return int(parts[0]), int(parts[1])

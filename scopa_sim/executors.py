@@ -14,6 +14,15 @@ results, once per batch, in batch order.
 `INTERRUPT` is a Ctrl-C the program's signal handler could not raise where
 it arrived (see `scopa_sim.cli`): `stream` raises it as KeyboardInterrupt
 while it waits for a batch.
+
+Every network wait has a deadline. A scheduler address is first greeted
+(connect, Dask's handshake, its identity) within `CONNECT_TIMEOUT` seconds:
+Dask's own `Client(timeout=...)` bounds the TCP connect but not the
+handshake read, so a port that accepts and never answers hung it for good.
+A cluster then needs a worker within `WORKERS_TIMEOUT` seconds, and while
+batches run, a cluster with no worker, or a scheduler lost, for
+`WORKERS_TIMEOUT` seconds ends the wait. Each is one error (`ClusterError`,
+a ValueError) saying what to check.
 """
 from __future__ import annotations
 
@@ -23,6 +32,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -30,7 +40,14 @@ from typing import Any
 
 SCHEDULER_ENV = "SCOPA_SIM_SCHEDULER"
 INTERRUPT = threading.Event()       # set by a signal handler only: signals are per process
+TERMINATED = threading.Event()      # the interruption was SIGTERM (exit 143, not 130)
 POLL = 0.25                         # seconds between looks at INTERRUPT while a batch runs
+CONNECT_TIMEOUT = 10.0              # seconds to reach a scheduler and hear its answer
+WORKERS_TIMEOUT = 15.0              # seconds a cluster may be without a worker
+
+
+class ClusterError(ValueError):
+    """A Dask cluster that does not answer, has no worker or was lost."""
 
 
 def default_workers() -> int:
@@ -59,8 +76,11 @@ class Dask:
     number of worker processes sets the parallelism). The kernels are
     compiled, or loaded from Numba's cache, once per worker process."""
 
-    def __init__(self, client, owned: bool = False, cluster=None, setup: Callable | None = None):
-        self.client, self._owned, self._cluster = client, owned, cluster
+    def __init__(self, client, owned: bool = False, cluster=None, setup: Callable | None = None,
+                 where: str = "the Dask cluster"):
+        self.client, self._owned, self._cluster, self.where = client, owned, cluster, where
+        self._idle_since = None                 # when the cluster was last seen without workers
+        _wait_for_a_worker(client, where)
         if setup is not None:
             from distributed.diagnostics.plugin import WorkerPlugin
 
@@ -85,11 +105,106 @@ class Dask:
         import cloudpickle
         return self.client.submit(_call, cloudpickle.dumps((fn, args)), pure=False)
 
+    restore_logs = staticmethod(lambda: None)
+
     def close(self, wait: bool = True) -> None:
         if self._owned:                          # ours: made for this command
-            self.client.close()
+            _close(self.client)
         if self._cluster is not None:
             self._cluster.close()
+        self.restore_logs()
+
+    def check(self) -> None:
+        """While a batch is awaited: a ClusterError once the scheduler has been
+        lost, or the cluster without a worker, for WORKERS_TIMEOUT seconds.
+        Reads the client's own view, refreshed by Dask in the background
+        (no network call here)."""
+        lost = self.client.status != "running"
+        try:
+            idle = lost or not self.client.scheduler_info().get("workers")
+        except Exception:                        # a client closing under us
+            idle = True
+        if not idle:
+            self._idle_since = None
+            return
+        now = time.monotonic()
+        self._idle_since = self._idle_since or now
+        if now - self._idle_since >= WORKERS_TIMEOUT:
+            what = "lost the scheduler" if lost else "has had no worker"
+            raise ClusterError(f"{self.where} {what} for {WORKERS_TIMEOUT:.0f} s: check that "
+                               f"the scheduler and its workers are running")
+
+
+def _close(client) -> None:
+    """Close a client without waiting long for a scheduler that does not answer."""
+    try:
+        client.close(timeout=CONNECT_TIMEOUT / 2)
+    except Exception:                            # closed anyway: a timeout, a lost scheduler
+        pass
+
+
+def _greet(address: str, what: str) -> None:
+    """Connect to the scheduler at `address` and hear its identity within
+    CONNECT_TIMEOUT seconds (every read bounded), or a one-line ClusterError.
+    The exchange runs on an event loop of its own, in a thread of its own
+    (the caller may already run an event loop, as Jupyter does)."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def hello():
+        comm = await connect(address, timeout=CONNECT_TIMEOUT)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    outcome: list = []
+
+    def talk():
+        try:
+            outcome.append(asyncio.run(asyncio.wait_for(hello(), CONNECT_TIMEOUT)))
+        except BaseException as e:               # noqa: BLE001 - carried to the caller
+            outcome.append(e)
+
+    thread = threading.Thread(target=talk, name="scopa-sim-greet", daemon=True)
+    thread.start()
+    thread.join(CONNECT_TIMEOUT + 2)
+    answer = outcome[0] if outcome else TimeoutError()
+    if isinstance(answer, dict) and answer.get("type") == "Scheduler":
+        return
+    causes = [answer]
+    while (isinstance(causes[-1], BaseException) and len(causes) < 20
+           and (causes[-1].__cause__ or causes[-1].__context__) is not None):
+        causes.append(causes[-1].__cause__ or causes[-1].__context__)
+    if any(isinstance(c, ConnectionRefusedError) for c in causes):
+        reason = f"connection refused for {CONNECT_TIMEOUT:.0f} s: nothing listens there"
+    elif isinstance(answer, (TimeoutError, asyncio.TimeoutError)) or (
+            isinstance(answer, OSError) and "Timed out" in str(answer)):
+        reason = f"no answer within {CONNECT_TIMEOUT:.0f} s"
+    elif isinstance(answer, KeyboardInterrupt):
+        raise answer
+    elif isinstance(answer, BaseException):
+        reason = f"{type(answer).__name__}: {answer}".rstrip(": ")
+    else:
+        reason = "what answers there is not a Dask scheduler"
+    raise ClusterError(f"cannot reach the Dask scheduler at {what}: {reason}; check the "
+                       f"address (the one `dask scheduler` prints), that the scheduler is "
+                       f"running and that this machine can reach it")
+
+
+def _wait_for_a_worker(client, where: str) -> None:
+    """At least one worker within WORKERS_TIMEOUT seconds, or a ClusterError."""
+    address = getattr(getattr(client, "scheduler", None), "address", None) or "ADDRESS"
+    try:
+        client.wait_for_workers(1, timeout=WORKERS_TIMEOUT)
+    except (TimeoutError, OSError) as e:
+        if not isinstance(e, TimeoutError) and "Timed out" not in str(e):
+            raise ClusterError(f"{where}: {e}") from None
+        raise ClusterError(f"{where} has no worker (waited {WORKERS_TIMEOUT:.0f} s): start "
+                           f"some with `dask worker {address} --nthreads 1`, or check that "
+                           f"they can reach the scheduler") from None
 
 
 def _call(payload: bytes):
@@ -113,20 +228,27 @@ def _quiet_resource_tracker() -> None:
         sys.warnoptions[:] = saved
 
 
-def parse_scheduler(scheduler) -> tuple[str, Any]:
+def parse_scheduler(scheduler, source: str | None = None) -> tuple[str, Any]:
     """("threads", None), ("local", N) for `local:N`, ("address", text) for
-    a scheduler address, or ("client", client) for a `distributed.Client`."""
+    a scheduler address, or ("client", client) for a `distributed.Client`.
+    `source` names where a text came from in an error (the environment
+    variable), if not from the caller."""
     if scheduler is None or scheduler == "":
         return "threads", None
     if isinstance(scheduler, str):
         text = scheduler.strip()
+        given = f"{source}={scheduler!r}" if source else repr(text)
+        unset = f" (unset {source} to run on this machine)" if source else ""
         if text.startswith("local:"):
             n = text[6:]
-            if not n.isdigit() or not 1 <= int(n) <= 256:
-                raise ValueError(f"--cluster takes local:N with N workers 1..256, not {text!r}")
+            if not n.isascii() or not n.isdigit() or not 1 <= int(n) <= 256:
+                raise ValueError(f"--cluster takes local:N with N workers 1..256, not "
+                                 f"{given}{unset}")
             return "local", int(n)
-        if "://" not in text or any(c.isspace() for c in text):
-            raise ValueError(f"a scheduler address looks like tcp://HOST:PORT, not {text!r}")
+        if ("://" not in text or any(c.isspace() for c in text)
+                or not text.partition("://")[2].strip("/")):
+            raise ValueError(f"a scheduler address looks like tcp://HOST:PORT, not "
+                             f"{given}{unset}")
         return "address", text
     if type(scheduler).__name__ == "Client" and hasattr(scheduler, "submit"):
         return "client", scheduler
@@ -144,9 +266,10 @@ def executor(workers: int | None = None, scheduler=None, setup: Callable | None 
     if isinstance(scheduler, (Threads, Dask)):          # already open: the caller closes it
         yield scheduler
         return
-    if scheduler is None:
-        scheduler = os.environ.get(SCHEDULER_ENV) or None
-    kind, value = parse_scheduler(scheduler)
+    source = None
+    if scheduler is None and os.environ.get(SCHEDULER_ENV):
+        scheduler, source = os.environ[SCHEDULER_ENV], SCHEDULER_ENV
+    kind, value = parse_scheduler(scheduler, source)
     if kind == "threads":
         ex = Threads(workers or default_workers())
     else:
@@ -161,10 +284,25 @@ def executor(workers: int | None = None, scheduler=None, setup: Callable | None 
                                    dashboard_address=":0", silence_logs=logging.CRITICAL)
             ex = Dask(Client(cluster), owned=True, cluster=cluster, setup=setup)
         elif kind == "address":
+            quiet = _quiet_dask_logs()              # our one line says what went wrong
+            what = f"{value} (from {source})" if source else value
             try:
-                ex = Dask(Client(value, timeout=10), owned=True, setup=setup)
-            except OSError as e:
-                raise ValueError(f"cannot reach the Dask scheduler at {value}: {e}") from None
+                _greet(value, what)
+                client = Client(value, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError) as e:
+                quiet()
+                raise ClusterError(f"cannot reach the Dask scheduler at {what}: {e}") from None
+            except BaseException:
+                quiet()
+                raise
+            try:
+                ex = Dask(client, owned=True, setup=setup,
+                          where=f"the Dask scheduler at {what}")
+            except BaseException:
+                _close(client)
+                quiet()
+                raise
+            ex.restore_logs = quiet
         else:
             ex = Dask(value, setup=setup)
     try:
@@ -173,6 +311,22 @@ def executor(workers: int | None = None, scheduler=None, setup: Callable | None 
         ex.close(wait=False)                 # an error or Ctrl-C: no waiting for batches
         raise
     ex.close()
+
+
+def _quiet_dask_logs() -> Callable[[], None]:
+    """Silence Dask's loggers (its reconnect attempts and the tracebacks of
+    a lost scheduler, which our one error line sums up); returns the call
+    that restores them."""
+    names = ["distributed", *(n for n in logging.root.manager.loggerDict
+                              if n.startswith("distributed."))]
+    saved = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(logging.CRITICAL + 1)
+
+    def restore() -> None:
+        for n, level in saved.items():
+            logging.getLogger(n).setLevel(level)
+    return restore
 
 
 def stream(task: Callable, args: tuple, batches: Iterable[int], ex) -> Iterator[tuple[int, Any]]:
@@ -189,7 +343,7 @@ def stream(task: Callable, args: tuple, batches: Iterable[int], ex) -> Iterator[
             if not pending:
                 return
             b = next(iter(pending))
-            result = _result(pending[b])
+            result = _result(pending[b], ex)
             del pending[b]
             yield b, result
     finally:
@@ -197,11 +351,24 @@ def stream(task: Callable, args: tuple, batches: Iterable[int], ex) -> Iterator[
             future.cancel()
 
 
-def _result(future):
-    """The future's result, or KeyboardInterrupt once `INTERRUPT` is set."""
+def _result(future, ex=None):
+    """The future's result, or KeyboardInterrupt once `INTERRUPT` is set; on
+    a cluster, a ClusterError once it has been without workers, or without
+    its scheduler, too long (`Dask.check`), or when Dask cancels the batch
+    (a lost scheduler)."""
+    check = getattr(ex, "check", None)
     while not INTERRUPT.is_set():
         try:
             return future.result(timeout=POLL)
         except (TimeoutError, concurrent.futures.TimeoutError):
+            if check is not None:
+                check()
             continue
+        except concurrent.futures.CancelledError as e:      # Dask's too
+            if check is None:
+                raise
+            what = ("lost the connection" if "connection-lost" in str(e) else
+                    "cancelled a batch")
+            raise ClusterError(f"{ex.where} {what}: check that the scheduler and its workers "
+                               f"are running") from None
     raise KeyboardInterrupt

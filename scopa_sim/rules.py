@@ -261,9 +261,9 @@ def parse_value(v: str):
         return True
     if low in ("false", "no", "off"):
         return False
-    if re.fullmatch(r"-?\d+", v):
+    if re.fullmatch(r"-?[0-9]+", v):                  # ASCII digits only (not ٣)
         return int(v)
-    if re.fullmatch(r"-?\d+(,-?\d+)+", v):
+    if re.fullmatch(r"-?[0-9]+(,-?[0-9]+)+", v):
         return tuple(int(x) for x in v.split(","))
     raise ValueError(f"rule value {v!r} is not a number, a true/false or a list like 16,12,13")
 

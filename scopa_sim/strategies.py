@@ -120,13 +120,18 @@ def parse_strategy(text, known: dict[str, UserSpec] | None = None) -> Strategy:
                              f"or a user strategy PATH.py:NAME")
     params = {p.name: p for p in spec.declared}
     values = {k: p.default for k, p in params.items()}
+    given: dict[str, str] = {}
     for item in filter(None, (a.strip() for a in args.split(","))):
         key, eq, value = item.partition("=")
-        key = key.strip()
+        key, value = key.strip(), value.strip() if eq else ""
         if key not in values:
             valid = ", ".join(params) or "none"
             raise ValueError(f"strategy {spec.name} has no parameter {key!r} (parameters: {valid})")
-        values[key] = _param_value(spec.name, params[key], value.strip() if eq else "", known)
+        parsed = _param_value(spec.name, params[key], value, known)
+        if key in given and parsed != values[key]:
+            raise ValueError(f"parameter {key} of {spec.name} is given twice, as {given[key]!r} "
+                             f"and {value!r}: give it once")
+        values[key], given[key] = parsed, value
     return Strategy(spec, tuple(values.items()))
 
 

@@ -392,6 +392,7 @@ def test_chart_svg_and_bad_extension(runs, tmp_path):
 
 
 def test_report_files(runs, tmp_path):
+    from scopa_sim.analysis.output import md_text
     from scopa_sim.analysis.report import write_report
     st = run_stats(runs["games"], bootstrap=20)
     files = write_report(st, tmp_path / "rep.md")
@@ -399,7 +400,7 @@ def test_report_files(runs, tmp_path):
     assert "Match win probability" in text and "Rounds per game" in text
     for f in files[1:]:
         assert f.exists() and f"]({f.name})" in text
-    assert f"Run `{st['run']}`:" in text
+    assert f"Run <code>{md_text(st['run'])}</code>:" in text     # any path: escaped, not in ticks
     html = write_report(st, tmp_path / "rep.html")[0].read_text()
     assert html.count("data:image/png;base64,") == len(files) - 1
     assert "<p>Run <code>" in html and "`" not in html          # code, not Markdown's ticks

@@ -49,7 +49,7 @@ def test_a_one_byte_change_to_any_kernel_file_moves_the_cache_folder(tmp_path):
 
 def test_the_folder_is_under_the_base_and_named_by_the_hash(tmp_path):
     folder = _jit.cache_folder("0123456789abcdef", tmp_path)
-    assert folder == tmp_path / "scopa-sim" / "0123456789abcdef" and folder.is_dir()
+    assert folder == tmp_path / _jit.PARENT / "0123456789abcdef" and folder.is_dir()
 
 
 def test_an_unwritable_base_falls_back_to_a_temporary_folder(tmp_path):
@@ -89,14 +89,14 @@ def run_probe(**extra):
 
 def test_a_user_numba_cache_dir_is_the_base_and_numba_config_is_left_alone(tmp_path):
     folder, numba_setting, kernel_cache = run_probe(NUMBA_CACHE_DIR=str(tmp_path))
-    assert folder == str(tmp_path / "scopa-sim" / _jit.source_hash())
+    assert folder == str(tmp_path / _jit.PARENT / _jit.source_hash())
     assert numba_setting == str(tmp_path)
     assert kernel_cache.startswith(folder + os.sep)
 
 
 def test_without_numba_cache_dir_the_user_cache_folder_is_used(tmp_path):
     folder, numba_setting, kernel_cache = run_probe(XDG_CACHE_HOME=str(tmp_path))
-    assert folder == str(tmp_path / "scopa-sim" / _jit.source_hash())
+    assert folder == str(tmp_path / _jit.PARENT / _jit.source_hash())
     assert numba_setting == ""
     assert kernel_cache.startswith(folder + os.sep)
 

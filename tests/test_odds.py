@@ -64,3 +64,55 @@ def test_odds_command_prints_the_score_and_the_table(tmp_path):
                                        "--out", str(tmp_path / "odds.png"), "--quiet"])
     assert result.exit_code == 0, result.stderr
     assert "7-9" in result.stdout and (tmp_path / "odds.png").stat().st_size > 1000
+
+
+def reference_win_table(dist, target: int):
+    """The chain solved one cell at a time, from the top down (the obvious
+    way, too slow for large targets): what `markov.win_tables` does a total
+    at a time."""
+    import numpy as np
+    from scopa_sim.analysis.markov import _cycle_solve, tied_chances
+    seats, na, nb = dist.shape
+    nxt = (np.arange(seats) + 1) % seats
+    v = np.zeros((target + na, target + nb, seats))
+    for i in range(target + na):
+        for j in range(target + nb):
+            if max(i, j) >= target:
+                v[i, j] = 1.0 if i > j else tied_chances(dist) if i == j else 0.0
+    for i in range(target - 1, -1, -1):
+        for j in range(target - 1, -1, -1):
+            rhs = np.einsum("dab,abd->d", dist, v[i:i + na, j:j + nb, :][:, :, nxt])
+            v[i, j] = _cycle_solve(rhs, dist[:, 0, 0])
+    return v[:target, :target]
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_the_chain_solved_a_total_at_a_time_equals_the_cell_by_cell_one(seats):
+    import numpy as np
+    from scopa_sim.analysis.markov import win_table, win_tables
+    rng = np.random.default_rng(seats)
+    dists = rng.random((3, seats, 4, 6)) * (rng.random((3, seats, 4, 6)) < 0.6)
+    dists[:, :, 0, 0] += 0.2                                 # a (0, 0) round keeps the score
+    dists /= dists.sum((2, 3), keepdims=True)
+    for target in (1, 2, 3, 7, 12):
+        together = win_tables(dists, target)
+        for r, dist in enumerate(dists):
+            want = reference_win_table(dist, target)
+            assert np.allclose(together[r], want, rtol=0, atol=1e-12)
+            assert np.allclose(win_table(dist, target), want, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("args, needles", [
+    (("--rule", "target=302"), ["up to 301", "302"]),
+    (("--rule", "target=1000"), ["up to 301", "1000"]),
+    (("--rule", "target=301", "--bootstrap", 1000), ["--bootstrap 1,000", "at most 275"]),
+])
+def test_odds_beyond_its_ceiling_is_one_line_at_once(args, needles):
+    import time
+    start = time.perf_counter()
+    result = CliRunner().invoke(main, ["odds", *map(str, args)])
+    assert time.perf_counter() - start < 5                  # before any simulation
+    assert result.exit_code == 2 and result.stdout == ""
+    line = result.stderr.strip()
+    assert "\n" not in line and line.startswith(("error: odds", "error: --bootstrap"))
+    assert all(n in line for n in needles), line

@@ -1,7 +1,7 @@
 """The `scopa-sim` command line: a thin layer over the library.
 
     __init__   the `main` group: one error line and exit 2 for bad input,
-               exit 130 with one line on Ctrl-C
+               exit 130 with one line on Ctrl-C, 143 on SIGTERM
     options    shared options and their parsing (rules, seed, strategies,
                format), the consoles, progress bars, result output
     simulate   simulate (and the summary it prints)
@@ -15,6 +15,7 @@ and listings answer at once.
 """
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import signal
@@ -24,7 +25,12 @@ import sys
 def run() -> None:
     """The `scopa-sim` program (the console script's entry point)."""
     main.standalone = True
-    main()
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _on_terminate)
+    try:
+        main()
+    finally:
+        flush_results()
 
 
 def _interrupted_while_loading(signum, frame):
@@ -42,8 +48,8 @@ if _LOADING:
 
 import click  # noqa: E402
 
-from ..executors import INTERRUPT  # noqa: E402
-from .options import Interrupted  # noqa: E402
+from ..executors import INTERRUPT, TERMINATED  # noqa: E402
+from .options import Interrupted, flush_results, guard_output  # noqa: E402
 
 
 def _on_interrupt(signum, frame):
@@ -55,6 +61,13 @@ def _on_interrupt(signum, frame):
         INTERRUPT.set()
         return
     raise KeyboardInterrupt
+
+
+def _on_terminate(signum, frame):
+    """SIGTERM: as Ctrl-C, but the program says `terminated` and exits 143
+    (128 + 15, the convention)."""
+    TERMINATED.set()
+    _on_interrupt(signum, frame)
 
 
 def _from_interrupt(e: BaseException) -> bool:
@@ -76,6 +89,7 @@ class Cli(click.Group):
     standalone = False           # True when run as the `scopa-sim` program
 
     def main(self, args=None, prog_name=None, **extra):
+        TERMINATED.clear()
         try:
             if _LOADING:
                 signal.signal(signal.SIGINT, _on_interrupt)
@@ -101,10 +115,13 @@ class Cli(click.Group):
     def _leave(self, code: int, message: str):
         """One line on stderr (user text verbatim, on one line), then exit.
         The work is unwound by now; the program leaves without waiting for
-        threads still in a batch (a user strategy may never return)."""
+        threads still in a batch (a user strategy may never return). An
+        interruption by SIGTERM is `terminated` and exit 143."""
+        if code == 130 and TERMINATED.is_set():
+            code, message = 143, "terminated" + message.removeprefix("interrupted")
         click.echo(" ".join(message.splitlines()), err=True)
         if self.standalone:
-            sys.stdout.flush()
+            flush_results()
             sys.stderr.flush()
             os._exit(code)
         sys.exit(code)
@@ -125,10 +142,23 @@ def main():
     """
 
 
+def _guarded(callback):
+    """A command's callback that, in the program, first sends everything
+    but its results to stderr (`options.guard_output`): options are parsed
+    by then, so `--help` and usage errors are as click makes them."""
+    @functools.wraps(callback)
+    def guarded(*args, **kwargs):
+        if main.standalone:
+            guard_output()
+        return callback(*args, **kwargs)
+    return guarded
+
+
 def _register() -> None:
     from . import advise, analysis, listings, simulate
     for module in (simulate, listings, analysis, advise):
         for command in module.COMMANDS:
+            command.callback = _guarded(command.callback)
             main.add_command(command)
 
 

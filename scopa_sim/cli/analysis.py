@@ -257,12 +257,7 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
     if source is not None and source.suffix.lower() == ".json":
         if kind not in (None, "heatmap"):
             raise click.UsageError(f"{source} is a tournament: its chart is --kind heatmap")
-        try:
-            data = json.loads(source.read_text())
-            data["margin"], data["strategies"]          # noqa: B018  (a tournament?)
-        except (OSError, ValueError, KeyError, TypeError):
-            raise ValueError(f"{source} is not a tournament's JSON output "
-                             f"(scopa-sim tournament ... --format json)") from None
+        data = _tournament_json(source)
         jobs = [("heatmap", data, out_file or Path(source.stem + ".png"))]
     elif source is None:
         if kind != "heatmap" or not strategies:
@@ -303,6 +298,44 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
     emit(result, view, fmt)
 
 
+MAX_HEATMAP = 64          # strategies in a heatmap (a cell each pair, drawn one by one)
+
+
+def _tournament_json(source: Path) -> dict:
+    """A tournament's JSON output read and checked for what the heatmap
+    draws (names, square tables of numbers, the deal count), or one
+    ValueError saying what is wrong."""
+    def bad(why: str) -> ValueError:
+        return ValueError(f"{source} is not a tournament's JSON output (scopa-sim tournament "
+                          f"... --format json): {why}")
+    try:
+        data = json.loads(source.read_text())
+    except OSError as e:
+        raise bad(e.strerror or str(e)) from None
+    except (ValueError, RecursionError) as e:       # not JSON, not UTF-8, nested too deep
+        raise bad(f"not JSON ({type(e).__name__})") from None
+    if not isinstance(data, dict):
+        raise bad(f"a JSON {type(data).__name__}, not an object")
+    names = data.get("strategies")
+    if (not isinstance(names, list) or not 2 <= len(names) <= MAX_HEATMAP
+            or not all(isinstance(n, str) for n in names)):
+        raise bad(f"'strategies' must list 2 to {MAX_HEATMAP} names")
+    n = len(names)
+    for key in ("margin", "low", "high"):
+        table = data.get(key)
+        if (not isinstance(table, list) or len(table) != n
+                or not all(isinstance(row, list) and len(row) == n for row in table)
+                or not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                           for row in table for v in row)):
+            raise bad(f"'{key}' must be a {n} × {n} table of numbers")
+    if not isinstance(data.get("pairs_per_match"), int) or isinstance(
+            data.get("pairs_per_match"), bool) or data["pairs_per_match"] < 0:
+        raise bad("'pairs_per_match' must be a whole number")
+    if not isinstance(data.get("unit"), str) or not isinstance(data.get("rules", ""), str):
+        raise bad("'unit' and 'rules' must be text")
+    return data
+
+
 # ---- odds ------------------------------------------------------------------------
 @click.command()
 @click.option("--score", metavar="MINE-THEIRS", help="The score now, side 0's first, e.g. 7-9.")
@@ -327,7 +360,9 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
     Simulates rounds of the strategies, takes their per-round score
     distribution for each dealer seat, and solves the game to the target as
     a Markov chain (the deal passing, a tie at the top playing on) from every
-    score below the target, with 95% bootstrap intervals. Two sides only.
+    score below the target, with 95% bootstrap intervals. Two sides only;
+    targets up to 301 (the chain grows with the target squared; at 301 it
+    takes some 15 s for the 200 resamplings).
 
     \b
     Examples:
@@ -344,10 +379,13 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, "odds") as bar:
         task = bar.add_task("", total=rounds, note="rounds")
+        resample = bar.add_task("", total=bootstrap, note="resamplings of the chain",
+                                visible=bootstrap > 0)
         result = run_odds(strategies, rules, score=score, dealer=dealer, seed=parse_seed(seed),
                           rounds=rounds, bootstrap=bootstrap, workers=workers,
                           scheduler=where(scheduler, cluster),
-                          progress=lambda n: bar.advance(task, n))
+                          progress=lambda n: bar.advance(task, n),
+                          bootstrap_progress=lambda k: bar.advance(resample, k))
     if out_file is not None:
         charts.draw("odds", result, out_file)
     emit(result, odds_view, fmt)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import click
 
+from .options import out as console
+
 
 @click.command("rules")
 def rules_cmd():
@@ -13,7 +15,6 @@ def rules_cmd():
       scopa-sim simulate --rules scopa-3 --rule target=8 --rounds 10000
     Every preset and option, exactly: docs/VARIANTS.md.
     """
-    from rich.console import Console
     from rich.table import Table
 
     from ..rules import DESCRIPTIONS, FLAGS, PRESETS, SETTINGS, Rules
@@ -25,7 +26,7 @@ def rules_cmd():
                             f"teams={','.join(map(str, r.teams))} hand_size={r.hand_size} "
                             f"table_size={r.table_size} refill={str(r.refill).lower()} "
                             f"target={r.target}[/dim]")
-    out = Console(highlight=False)
+    out = console()
     out.print(table)
     options = Table(title="rule options (--rule NAME=VALUE, any preset; the rules are then "
                           "named e.g. scopa+fewest_cards)", show_lines=True)
@@ -51,7 +52,6 @@ def strategies_cmd():
     works, e.g. scopa-sim compare docs/examples/greedy_jit.py:greedy greedy
     (the contract: docs/STRATEGIES.md).
     """
-    from rich.console import Console
     from rich.table import Table
 
     from ..strategies import REGISTRY
@@ -60,7 +60,7 @@ def strategies_cmd():
         table.add_column(col)
     for s in REGISTRY.values():
         table.add_row(s.name, s.description, s.defaults())
-    out = Console(highlight=False)
+    out = console()
     out.print(table)
     out.print("Your own strategy: PATH.py:NAME or package.module:NAME wherever a name works "
               "(docs/STRATEGIES.md).", markup=False)

@@ -3,9 +3,18 @@ and where the batches run, output format), the consoles, progress bars and
 result output.
 
 User text (paths, expressions, strategy names) is never read as rich markup.
+
+Results go to `results()`, never to whatever `sys.stdout` is: the program
+(`scopa-sim`) calls `guard_output` before a command runs, which keeps a copy
+of file descriptor 1 for the results and points descriptor 1 at stderr, so
+that anything user code prints (a strategy file at import, a plain-Python
+strategy, Numba's `print` in jitted code, a process it starts) goes to
+stderr, never into a JSON document or a table on stdout. A process forked by
+user code gets the copy pointed at stderr too (`os.register_at_fork`).
 """
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import sys
@@ -14,12 +23,51 @@ from functools import cache
 import click
 
 WIDTH = 120              # table width when stdout is not a terminal
+_RESULTS: list = []      # the results stream on the kept copy of stdout, once guarded
 
 
 class Interrupted(Exception):
     """Ctrl-C (or SIGTERM) during a command, carried past click's own handler
     (which would print an extra blank line); its text, if any, is the line
     printed (what was saved and how to go on)."""
+
+
+def guard_output() -> None:
+    """Keep file descriptor 1 for results (`results()`) and point it at
+    stderr for everything else: Python's `sys.stdout`, C's stdout, the
+    children this process starts. Once per process; nothing if either
+    descriptor is closed."""
+    if _RESULTS:
+        return
+    sys.stdout.flush()
+    try:
+        kept = os.dup(1)                       # not inherited across exec (PEP 446)
+        os.dup2(2, 1)
+    except OSError:
+        return
+    _RESULTS.append(os.fdopen(kept, "w", buffering=1, encoding=sys.stdout.encoding or "utf-8",
+                              errors=sys.stdout.errors or "strict"))
+    sys.stdout.reconfigure(line_buffering=True)        # user prints, in order with stderr
+    os.register_at_fork(after_in_child=lambda: os.dup2(2, kept))
+
+
+def results():
+    """The stream for results: stdout as the command found it."""
+    return _RESULTS[0] if _RESULTS else sys.stdout
+
+
+def flush_results() -> None:
+    for stream in (*_RESULTS, sys.stdout):
+        try:
+            stream.flush()
+        except (OSError, ValueError):             # a closed pipe: nothing more to say
+            pass
+
+
+def out():
+    """A console on `results()` (tables, lines of results)."""
+    from rich.console import Console
+    return Console(file=results(), highlight=False)
 
 
 @cache
@@ -83,10 +131,10 @@ QUIET = click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.
 
 
 def parse_seed(seed: str | None) -> int:
-    """A seed as written (a fresh random one if None)."""
+    """A seed as written, in ASCII digits (a fresh random one if None)."""
     if seed is None:
         return secrets.randbits(63)
-    if not re.fullmatch(r"\s*\d{1,20}\s*", seed) or int(seed) >= 2**64:
+    if not re.fullmatch(r"\s*[0-9]{1,20}\s*", seed, re.ASCII) or int(seed) >= 2**64:
         raise click.BadParameter(f"{seed!r} is not a whole number 0..2**64-1", param_hint="--seed")
     return int(seed)
 
@@ -114,15 +162,16 @@ def emit(data: dict, view, fmt: str) -> None:
     from rich.console import Console
 
     from ..analysis.output import print_tables, to_csv, to_json
+    stream = results()
     if fmt == "json":
-        click.echo(to_json(data))
+        click.echo(to_json(data), file=stream)
         return
     sections, records = view(data)
     if fmt == "csv":
-        click.echo(to_csv(records), nl=False)
+        click.echo(to_csv(records), nl=False, file=stream)
     else:
-        print_tables(sections, Console(highlight=False,
-                                       width=None if sys.stdout.isatty() else WIDTH))
+        print_tables(sections, Console(file=stream, highlight=False,
+                                       width=None if stream.isatty() else WIDTH))
 
 
 def progress(quiet: bool, label: str, transient: bool = True, *columns):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from .options import (Interrupted, cluster_options, note, parse_rules, parse_seed, progress,
-                      rules_options, seed_option, where, workers_option)
+from .options import (Interrupted, cluster_options, note, out, parse_rules, parse_seed,
+                      progress, results, rules_options, seed_option, where, workers_option)
 
 DEFAULT_BATCH = 50_000       # = runner.DEFAULT_BATCH (checked by a test; runner is heavy)
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
@@ -107,7 +107,7 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     from rich.progress import TextColumn, TimeRemainingColumn
 
     from ..analysis.summary import Tally
-    from ..executors import executor, stream
+    from ..executors import ClusterError, executor, stream
     from ..kernels import needs_compile
     from ..strategies import pack_strategies
     spec = run.spec
@@ -137,9 +137,10 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
             workers = ex.workers
     except KeyboardInterrupt:
         run.clean_temporaries()
-        raise Interrupted(f"interrupted: {spec.n_batches - run.n_missing:,} of "
-                          f"{spec.n_batches:,} batches are saved; finish with: "
-                          f"scopa-sim simulate --resume {run.root}") from None
+        raise Interrupted(f"interrupted: {_saved(spec, run)}") from None
+    except ClusterError as e:                  # a cluster lost in the middle of the run
+        run.clean_temporaries()
+        raise ClusterError(f"{e}; {_saved(spec, run)}") from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     if not was_finished:
@@ -151,7 +152,15 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     return summary
 
 
+def _saved(spec, run) -> str:
+    return (f"{spec.n_batches - run.n_missing:,} of {spec.n_batches:,} batches are saved; "
+            f"finish with: scopa-sim simulate --resume {run.root}")
+
+
 def _raise_interrupt(signum, frame):
+    """SIGTERM while batches run (also in Python, outside the program)."""
+    from ..executors import TERMINATED
+    TERMINATED.set()
     raise KeyboardInterrupt
 
 
@@ -160,7 +169,6 @@ def _ci(d: dict, digits: int = 3) -> str:
 
 
 def print_summary(run, s: dict, fmt: str) -> None:
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
@@ -172,7 +180,8 @@ def print_summary(run, s: dict, fmt: str) -> None:
         labels = [escape(label) for label in labels]
     if fmt == "json":
         click.echo(json.dumps({"run": str(run.root), "seed": spec.seed,
-                               "strategies": labels, "rules": spec.rules.name, **s}, indent=2))
+                               "strategies": labels, "rules": spec.rules.name, **s}, indent=2),
+                   file=results())
         return
     head = (f"{s['rounds']:,} rounds" + (f" in {s['games']:,} games" if "games" in s else "")
             + f"; {s['rounds_run']:,} simulated in {s['seconds']:.2f} s "
@@ -191,9 +200,9 @@ def print_summary(run, s: dict, fmt: str) -> None:
     for key, title in category_rows(s):
         table.add_row(title, *(f"{side[key]['mean']:.4f} ±{side[key]['high'] - side[key]['mean']:.4f}"
                                for side in s["sides"]))
-    out = Console(highlight=False)
-    out.print(table)
-    out.print(head, soft_wrap=True, markup=False)
+    console = out()
+    console.print(table)
+    console.print(head, soft_wrap=True, markup=False)
 
 
 COMMANDS = (simulate,)
