@@ -124,12 +124,17 @@ class UserSpec:
 
 def reload(text: str, reference: str, digest: str | None) -> UserSpec:
     """The strategy named `text` loaded from `reference`; refused if its
-    file no longer has the sha256 `digest`."""
-    spec = load(reference)
+    file no longer has the sha256 `digest` (a file, or a top-level module's
+    file, before any of its code runs; see `load`)."""
+    spec = load(reference, digest, text)
     if digest is not None and spec.digest != digest:
-        raise UserStrategyError(f"strategy {text}: {spec.source} has changed since the run "
-                                f"began (sha256 {spec.digest[:12]}, the run's {digest[:12]})")
+        _changed(text, spec.source, spec.digest, digest)
     return UserSpec(text, spec.function, spec.params, spec.source, spec.digest)
+
+
+def _changed(text: str, source, found: str | None, digest: str):
+    raise UserStrategyError(f"strategy {text}: {source} has changed since the run began "
+                            f"(sha256 {(found or 'none')[:12]}, the run's {digest[:12]})")
 
 
 def is_file_text(text: str) -> bool:
@@ -167,16 +172,20 @@ def _clear_user_cache() -> None:
             f.unlink(missing_ok=True)
 
 
-def _module_from_file(path: Path, text: str):
+def _module_from_file(path: Path, text: str, expected: str | None = None):
     """Execute a strategy file as a module of its own (one per file and
     content), so that two files of the same name never mix; the module and
-    the sha256 of the bytes it was made from (the file is read once)."""
+    the sha256 of the bytes it was made from (the file is read once, and
+    those bytes run). With `expected`, bytes of another sha256 are refused
+    before they run."""
     try:
         data = path.read_bytes()
     except OSError as e:
         raise UserStrategyError(f"strategy {text}: cannot read {path}: "
                                 f"{e.strerror or e}") from None
     digest = hashlib.sha256(data).hexdigest()
+    if expected is not None and digest != expected:
+        _changed(text, path, digest, expected)
     name = "scopa_user_" + hashlib.sha256(str(path).encode() + b"\0" + data).hexdigest()[:16]
     if name in sys.modules:
         return sys.modules[name], digest
@@ -185,7 +194,7 @@ def _module_from_file(path: Path, text: str):
     sys.modules[name] = module
     try:
         with _cached_apart():
-            spec.loader.exec_module(module)
+            exec(compile(data, str(path), "exec"), module.__dict__)     # noqa: S102
     except (Exception, SystemExit) as e:           # a strategy file may not end the program
         del sys.modules[name]
         raise UserStrategyError(f"strategy {text}: {path.name} fails to load: "
@@ -193,13 +202,31 @@ def _module_from_file(path: Path, text: str):
     return module, digest
 
 
-def load(text: str) -> UserSpec:
-    """The user strategy `PATH.py:NAME` or `package.module:NAME`, checked."""
+def module_file(where: str) -> Path | None:
+    """The file Python would import for the top-level module `where`, found
+    without running any code (None if there is none, or if `where` is
+    inside a package: finding `a.b` imports `a`)."""
+    if "." in where or not where.isidentifier():
+        return None
+    try:
+        spec = importlib.util.find_spec(where)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.has_location or not spec.origin:
+        return None
+    return Path(spec.origin).resolve()
+
+
+def load(text: str, digest: str | None = None, label: str | None = None) -> UserSpec:
+    """The user strategy `PATH.py:NAME` or `package.module:NAME`, checked.
+    With `digest`, a file (or a top-level module's file) of another sha256
+    is refused before any of its code runs (`label`: the strategy's name in
+    that error); a module inside a package is checked once imported."""
     where, _, name = text.rpartition(":")
     if not where or not name.isidentifier():
         raise UserStrategyError(f"a user strategy is written PATH.py:NAME or "
                                 f"package.module:NAME, not {text!r}")
-    source = digest = None
+    expected, source, digest = digest, None, None
     if is_file_text(text):
         path = Path(where).expanduser()
         if not path.is_file():
@@ -207,9 +234,12 @@ def load(text: str) -> UserSpec:
         if path.suffix != ".py":
             raise UserStrategyError(f"strategy {text}: {where} is not a Python file (.py)")
         path = path.resolve()
-        module, digest = _module_from_file(path, text)
+        module, digest = _module_from_file(path, label or text, expected)
         source = str(path)
     else:
+        file = module_file(where) if expected is not None else None
+        if file is not None and digest_of(file) != expected:
+            _changed(label or text, file, digest_of(file), expected)
         try:
             module = importlib.import_module(where)
         except (Exception, SystemExit) as e:
