@@ -13,8 +13,17 @@ from .options import (FORMAT, QUIET, check_writable, emit, note, parse_rules, pa
 
 
 def _open(run_dir):
-    from ..store import Run
-    return Run.open(run_dir)
+    """The run in RUN_DIR, to read (nothing it names is loaded); a run of an
+    older store format is read with one warning line on stderr."""
+    import warnings
+
+    from ..store import Run, StoreWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", StoreWarning)
+        run = Run.open(run_dir)
+    for w in caught:
+        note(f"warning: {w.message}")
+    return run
 
 
 # ---- compare ---------------------------------------------------------------
@@ -119,9 +128,8 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
 
 
 # ---- report ------------------------------------------------------------------
-def _stats(run_dir, quiet: bool, bootstrap: int = 200) -> dict:
+def _stats(run, quiet: bool, bootstrap: int = 200) -> dict:
     from ..analysis.runstats import run_stats
-    run = _open(run_dir)
     with progress(quiet, "read") as bar:
         task = bar.add_task("", total=len(run.done_batches()), note="batches")
         return run_stats(run, bootstrap=bootstrap, progress=lambda b: bar.advance(task))
@@ -158,7 +166,7 @@ def report(run_dir, out_file, bootstrap, fmt, quiet):
                                  param_hint="--out")
     if out_file is not None:
         check_writable(out_file)
-    st = _stats(run_dir, quiet, bootstrap)
+    st = _stats(_open(run_dir), quiet, bootstrap)
     if out_file is not None:
         files = write_report(st, out_file)
         if not quiet:
@@ -281,7 +289,7 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
         if kind == "heatmap":
             raise click.UsageError("a heatmap is of a tournament: give its JSON file or "
                                    "--strategies")
-        st = _stats(source, quiet, bootstrap=0)            # no interval needed for charts
+        st = _stats(_open(source), quiet, bootstrap=0)     # no interval needed for charts
         kinds = charts.run_kinds(st) if kind == "all" else [kind or "winrates"]
         name = Path(source).resolve().name
         if kind == "all":
