@@ -246,10 +246,19 @@ def png_bytes(kind: str, data: dict) -> bytes:
 
 
 def run_kinds(stats: dict) -> list[str]:
-    """The chart kinds that apply to a run."""
+    """The chart kinds that apply to a run, from its statistics."""
+    return _kinds("margin_counts" in stats, "rounds_per_game" in stats)
+
+
+def spec_kinds(spec) -> list[str]:
+    """The chart kinds that apply to a run, from its spec (before reading it)."""
+    return _kinds(spec.rules.n_sides == 2, spec.games)
+
+
+def _kinds(margin: bool, games: bool) -> list[str]:
     kinds = ["winrates", "categories", "convergence"]
-    if "margin_counts" in stats:
+    if margin:
         kinds.insert(2, "margin")
-    if "rounds_per_game" in stats:
+    if games:
         kinds.append("rounds")
     return kinds

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from .options import (Interrupted, cluster_options, note, parse_rules, parse_seed, progress,
-                      rules_options, seed_option, where, workers_option)
+from .options import (Interrupted, cluster_options, note, outside_runs, parse_rules,
+                      parse_seed, progress, rules_options, seed_option, where, workers_option)
 
 DEFAULT_BATCH = 50_000       # = runner.DEFAULT_BATCH (checked by a test; runner is heavy)
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
@@ -85,6 +85,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
         spec = RunSpec.make(rounds, games, strategies, parse_rules(rules_name, rule_options),
                             parse_seed(seed), size)
         out_dir = out_dir or default_out(spec)
+        outside_runs(out_dir, itself=False)
         run = None
     with executor(workers, scheduler, setup=warm_kernels) as ex:    # reached before any write
         run = run or Run.create(out_dir, spec, overwrite=overwrite)
