@@ -124,8 +124,8 @@ class UserSpec:
 
 def reload(text: str, reference: str, digest: str | None) -> UserSpec:
     """The strategy named `text` loaded from `reference`; refused if its
-    file no longer has the sha256 `digest` (a file, or a top-level module's
-    file, before any of its code runs; see `load`)."""
+    file no longer has the sha256 `digest` (a strategy file before any of
+    its code runs; see `load`)."""
     spec = load(reference, digest, text)
     if digest is not None and spec.digest != digest:
         _changed(text, spec.source, spec.digest, digest)
@@ -202,26 +202,11 @@ def _module_from_file(path: Path, text: str, expected: str | None = None):
     return module, digest
 
 
-def module_file(where: str) -> Path | None:
-    """The file Python would import for the top-level module `where`, found
-    without running any code (None if there is none, or if `where` is
-    inside a package: finding `a.b` imports `a`)."""
-    if "." in where or not where.isidentifier():
-        return None
-    try:
-        spec = importlib.util.find_spec(where)
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.has_location or not spec.origin:
-        return None
-    return Path(spec.origin).resolve()
-
-
 def load(text: str, digest: str | None = None, label: str | None = None) -> UserSpec:
     """The user strategy `PATH.py:NAME` or `package.module:NAME`, checked.
-    With `digest`, a file (or a top-level module's file) of another sha256
-    is refused before any of its code runs (`label`: the strategy's name in
-    that error); a module inside a package is checked once imported."""
+    With `digest`, a file of another sha256 is refused before any of its
+    code runs (`label`: the strategy's name in that error); a module, once
+    imported (finding `package.module` imports `package`)."""
     where, _, name = text.rpartition(":")
     if not where or not name.isidentifier():
         raise UserStrategyError(f"a user strategy is written PATH.py:NAME or "
@@ -237,9 +222,6 @@ def load(text: str, digest: str | None = None, label: str | None = None) -> User
         module, digest = _module_from_file(path, label or text, expected)
         source = str(path)
     else:
-        file = module_file(where) if expected is not None else None
-        if file is not None and digest_of(file) != expected:
-            _changed(label or text, file, digest_of(file), expected)
         try:
             module = importlib.import_module(where)
         except (Exception, SystemExit) as e:
