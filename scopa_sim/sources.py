@@ -8,11 +8,12 @@ be the recorded one), and only after the sha256 of that file's bytes is the
 run's; the bytes hashed are the bytes that run (`user.load`). A strategy
 recorded without a sha256 is refused.
 
-A module strategy (`module:NAME`) is found as Python would import it
-(`importlib.util.find_spec`, which runs no code for a top-level name); the
-file named must be that file, and its sha256 the run's, before the module
-is imported. A module inside a package (`pkg.mod:NAME`) is refused:
-finding it imports `pkg`, whose code no sha256 covers.
+A module strategy (`package.module:NAME`; a name without a dot is a
+built-in) is refused: importing it, or only finding its file
+(`importlib.util.find_spec`), runs `package/__init__.py`, which no sha256
+covers, and a module loaded from its file alone is not the module that
+played (its relative imports differ). Such a run is simulated again, or
+its strategy written as a file (`PATH.py:NAME`) from the start.
 """
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ import shlex
 from pathlib import Path
 
 from .runner import RunSpec
-from .store import Source, StoredSpec, StoreError, resume_command, spec_dict
+from .store import Source, StoredSpec, StoreError, recorded_file, spec_dict
 from .strategies import parse_strategy
-from .user import UserSpec, UserStrategyError, digest_of, is_file_text, load, module_file
+from .user import UserSpec, UserStrategyError, digest_of, is_file_text, load
 
 
 class _Recorded(dict):
@@ -67,9 +68,16 @@ def runnable(stored: StoredSpec, root: Path, files: dict[str, str]) -> RunSpec:
     if unchecked:
         raise StoreError(f"{root} records no sha256 for strategy {unchecked[0]}: resume cannot "
                          f"check that its code is what played; simulate the run again")
+    modules = [s.text for s in stored.sources if not is_file_text(s.text)]
+    if modules:
+        where = modules[0].rpartition(":")[0]
+        raise StoreError(f"{root} plays the module strategy {modules[0]}: resume imports no "
+                         f"module a run names (importing {where} first runs "
+                         f"{where.split('.')[0]}'s code, which no sha256 covers); simulate the "
+                         f"run again, with the strategy written PATH.py:NAME to resume it")
     missing = [s for s in stored.sources if s.text not in files]
     if missing:
-        flags = " ".join(f"--strategy-file {shlex.quote(f'{s.text}={_suggest(s)}')}"
+        flags = " ".join(f"--strategy-file {shlex.quote(f'{s.text}={recorded_file(s)}')}"
                          for s in missing)
         raise StoreError(f"{root} plays user strategies, and resuming it runs their code: "
                          f"name each file you trust ({flags}); each is checked against the "
@@ -102,27 +110,9 @@ def _load(s: Source, path: Path) -> UserSpec:
         raise UserStrategyError(f"strategy {s.text}: {path} is not the file the run played "
                                 f"(sha256 {found[:12]}, the run's {s.sha256[:12]}); nothing "
                                 f"of it was run")
-    where, _, name = s.text.rpartition(":")
-    if is_file_text(s.text):
-        spec = load(f"{path.resolve()}:{name}", s.sha256, s.text)  # these bytes, hash checked
-    else:
-        if "." in where:
-            raise UserStrategyError(
-                f"strategy {s.text} is a module inside a package: resume does not import "
-                f"{where.split('.')[0]} to find it (its code is not covered by the sha256); "
-                f"simulate the run again with the strategy written PATH.py:{name}")
-        if module_file(where) != path.resolve():
-            raise UserStrategyError(f"strategy {s.text}: Python imports {where} from "
-                                    f"{module_file(where) or 'nowhere'}, not {path}")
-        spec = load(s.text, s.sha256, s.text)       # its file's sha256 checked before import
+    name = s.text.rpartition(":")[2]
+    spec = load(f"{path.resolve()}:{name}", s.sha256, s.text)   # these bytes, hash checked
     return UserSpec(s.text, spec.function, spec.params, spec.source, spec.digest)
-
-
-def _suggest(s: Source) -> str:
-    """The file to name for a strategy: as recorded, or where its module is."""
-    if is_file_text(s.reference):
-        return s.reference.rpartition(":")[0]
-    return str(module_file(s.text.rpartition(":")[0]) or "PATH")
 
 
 def _without_references(d: dict) -> dict:
@@ -131,5 +121,3 @@ def _without_references(d: dict) -> dict:
     sources = {t: {"sha256": s["sha256"]} for t, s in d.get("sources", {}).items()}
     return {**d, "sources": sources}
 
-
-__all__ = ["parse_files", "resume_command", "runnable"]

@@ -20,6 +20,7 @@ files the user names, after their sha256 matches the run's (`sources`).
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
@@ -285,7 +286,12 @@ def sha256(data: bytes) -> str:
 
 def _read_regular(path: Path) -> bytes:
     """A regular file's bytes, never through a symbolic link."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise OSError(e.errno, "it is a symbolic link (a run's files are its own)") from None
+        raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(0, "not a regular file")
@@ -391,7 +397,7 @@ class Run:
             run = cls(root, stored, stored, manifest, lock)
             for b in run.done_batches():             # data first: no code for a broken run
                 for table in run.tables:
-                    run._part_bytes(table, b)
+                    run._part(table, b)
             from .sources import runnable
             run.spec = runnable(stored, root, strategy_files or {})
             return run
@@ -426,7 +432,7 @@ class Run:
         """What to do about a bad part (in every error naming one)."""
         if self._hashes is None:
             return "delete it, or simulate the run again"
-        return f"delete it and finish the run with: {resume_command(self.root, self.stored)}"
+        return f"delete it and finish the run with: scopa-sim simulate --resume {self.root}"
 
     def _verify(self) -> set[int]:
         """The finished batches, after checking that every file under
@@ -475,11 +481,9 @@ class Run:
                              f"one {MANIFEST} records): {self.repair()}")
         return data
 
-    def _table(self, table: str, b: int, columns: list[str] | None = None) -> pa.Table:
-        """Part b of a table, checked before any row is used: its bytes'
-        sha256, then its spec, rows and columns (names, types), then the
-        values of the columns read (no nulls, labels as the spec says,
-        numbers in their ranges: `schema.Field.value_range`)."""
+    def _part(self, table: str, b: int) -> pq.ParquetFile:
+        """Part b of a table, its bytes' sha256 checked, then its spec, rows
+        and columns (names, types); no row read yet."""
         data = self._part_bytes(table, b)
         path = self.root / table / part_name(b)
         bad = f"{path} is not a part this run can read"
@@ -501,23 +505,35 @@ class Run:
         found = {f.name: f.type for f in arrow}
         if list(found) != list(want) or found != want:
             raise StoreError(f"{bad} ({_column_difference(found, want)}): {self.repair()}")
+        return part
+
+    def _table(self, table: str, b: int, columns: list[str] | None = None) -> pa.Table:
+        """Part b of a table, checked before any row is used (`_part`), then
+        the values of the columns read: no nulls, numbers in their ranges
+        (`schema.Field.value_range`); and the labels (read always, they are
+        tiny) as the spec says."""
+        part = self._part(table, b)
+        path = self.root / table / part_name(b)
+        bad = f"{path} is not a part this run can read"
+        want = self._columns[table]
         names = list(want) if columns is None else list(columns)
         unknown = [c for c in names if c not in want]
         if unknown:
             raise StoreError(f"{self.root} has no column {', '.join(unknown)} in its {table} table")
+        labels = _labels_of(self.stored)
         try:
-            out = part.read(columns=names)
+            out = part.read(columns=names + [c for c in want if c in labels and c not in names])
             out.validate(full=True)
         except Exception as e:                       # noqa: BLE001 - any damage is the same
             raise StoreError(f"{path} is not a readable part ({_first_line(e)}): "
                              f"{self.repair()}") from None
-        if names and out.num_rows != meta.num_rows or any(out.schema.field(c).type != want[c]
-                                                          for c in names):
+        if (names and out.num_rows != part.metadata.num_rows
+                or any(out.schema.field(c).type != want[c] for c in names)):
             raise StoreError(f"{bad} (its columns do not read as declared): {self.repair()}")
-        why = _bad_values(out, self.spec.rules, table, _labels_of(self.stored))
+        why = _bad_values(out, self.spec.rules, table, labels)
         if why:
             raise StoreError(f"{bad} ({why}): {self.repair()}")
-        return out
+        return out.select(names)
 
     # -- writing ----------------------------------------------------------
     def save_manifest(self) -> None:
@@ -644,15 +660,15 @@ def _column_difference(found: dict, want: dict) -> str:
 
 
 def resume_command(root: Path, stored: StoredSpec) -> str:
-    """The command that finishes a run: with its user strategies' files, as
-    recorded, to confirm (`--strategy-file TEXT=PATH`)."""
-    flags = "".join(f" --strategy-file {shlex.quote(f'{s.text}={_recorded_file(s)}')}"
-                    for s in stored.sources)
+    """The command that finishes a run: with its user strategy files, where
+    the run recorded them, to confirm (`--strategy-file TEXT=PATH`)."""
+    flags = "".join(f" --strategy-file {shlex.quote(f'{s.text}={recorded_file(s)}')}"
+                    for s in stored.sources if is_file_text(s.text))
     return f"scopa-sim simulate --resume {root}{flags}"
 
 
-def _recorded_file(s: Source) -> str:
-    """The file a source's reference names (a module's: PATH, to be found)."""
+def recorded_file(s: Source) -> str:
+    """The file a source's reference names (PATH if it names none)."""
     return s.reference.rpartition(":")[0] if is_file_text(s.reference) else "PATH"
 
 

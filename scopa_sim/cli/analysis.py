@@ -167,8 +167,8 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
         raise click.BadParameter(f"{str(out_file)!r} must end in .md or .html",
                                  param_hint="--out")
     if out_file is not None:
-        check_writable(out_file)
         outside_runs(out_file)
+        check_writable(out_file)
     run = _open(run_dir)
     if out_file is not None and not overwrite:
         taken = [p for p in report_files(out_file, run.spec) if p.exists() or p.is_symlink()]
@@ -268,8 +268,8 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
     from ..analysis.output import Section
     if out_file is not None:
         charts.check_format(out_file)
-        check_writable(out_file)
         outside_runs(out_file)
+        check_writable(out_file)
     if source is not None and source.suffix.lower() == ".json":
         if kind not in (None, "heatmap"):
             raise click.UsageError(f"{source} is a tournament: its chart is --kind heatmap")
@@ -361,8 +361,8 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
     from ..analysis.views import odds_view
     if out_file is not None:
         charts.check_format(out_file)
-        check_writable(out_file)
         outside_runs(out_file)
+        check_writable(out_file)
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, "odds") as bar:
         task = bar.add_task("", total=rounds, note="rounds")
