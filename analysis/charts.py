@@ -282,12 +282,22 @@ def png_bytes(kind: str, data: dict) -> bytes:
 
 
 def run_kinds(stats: dict) -> list[str]:
-    """The chart kinds that apply to a run."""
+    """The chart kinds that apply to a run, from its statistics."""
+    return _kinds("margin_counts" in stats, "rounds_per_game" in stats, "values" in stats)
+
+
+def spec_kinds(spec, values: bool) -> list[str]:
+    """The chart kinds that apply to a run, from its spec (before reading
+    it); `values`: whether its deals can be dealt again."""
+    return _kinds(spec.rules.n_sides == 2, spec.games, values)
+
+
+def _kinds(margin: bool, games: bool, values: bool) -> list[str]:
     kinds = ["winrates", "categories", "convergence"]
-    if "margin_counts" in stats:
+    if margin:
         kinds.insert(2, "margin")
-    if "rounds_per_game" in stats:
+    if games:
         kinds.append("rounds")
-    if "values" in stats:
+    if values:
         kinds.append("values")
     return kinds

@@ -107,17 +107,16 @@ def derived_columns(run: Run, table: str) -> dict[str, Derived]:
 
 
 def stored_columns(run: Run, table: str) -> list[str]:
-    """The dataset's column names, from the first part's schema (no data read)."""
-    import pyarrow.parquet as pq
+    """The dataset's column names, as the run spec declares them (every part
+    is checked to hold exactly these when read; no data read here)."""
     if table not in TABLES:
         raise ValueError(f"table must be one of {', '.join(TABLES)}, not {table!r}")
     if table == "games" and not run.spec.games:
         raise ValueError(f"{run.root} is a run of rounds: it has no games table "
                          f"(simulate with --games)")
-    paths = run.part_paths(table)
-    if not paths:
+    if not run.done_batches():
         raise ValueError(f"{run.root} has no finished batch yet")
-    return list(pq.read_schema(paths[0]).names)
+    return run.columns(table)
 
 
 def _names(expr: str) -> set[str]:

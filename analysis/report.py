@@ -31,6 +31,20 @@ def _intro(st: dict, html_out: bool = False) -> str:
             "interval (Wilson for rates, normal for means).")
 
 
+def report_files(path: str | Path, spec) -> list[Path]:
+    """The files a report of a run with this spec writes at `path`: the
+    report, and for Markdown its charts beside it."""
+    path = Path(path)
+    if path.suffix.lower() != ".md":
+        return [path]
+    return [path, *(chart_file(path, kind) for kind in charts.spec_kinds(spec))]
+
+
+def chart_file(path: Path, kind: str) -> Path:
+    """Where a Markdown report's chart goes: NAME-<kind>.png beside it."""
+    return path.with_name(f"{path.stem}-{kind}.png")
+
+
 def write_report(st: dict, path: str | Path) -> list[Path]:
     """Write the report for run statistics `st` (`run_stats`) to `path`
     (.md or .html); returns the files written."""
@@ -47,7 +61,7 @@ def write_report(st: dict, path: str | Path) -> list[Path]:
         parts += [markdown_table(s) for s in sections]
         parts.append("## Charts\n")
         for kind in kinds:
-            png = charts.draw(kind, st, path.with_name(f"{path.stem}-{kind}.png"))
+            png = charts.draw(kind, st, chart_file(path, kind))
             written.append(png)
             parts.append(f"![{kind}]({quote(png.name)})\n")      # any file name, as a URL
         path.write_text("\n".join(parts))

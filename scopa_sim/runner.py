@@ -27,8 +27,36 @@ MAX_UNITS = 10**13              # rounds or games in one run: a cluster-year, no
 MAX_BATCH = 1_000_000           # rounds (or games) per batch: a batch is held in memory
 
 
+class Planned:
+    """What a run spec shares with a stored run's (`store.StoredSpec`, whose
+    strategies are labels): the rules, seed, units and batches, checked once
+    (`_check_plan`, on construction)."""
+    rules: Rules
+    seed: int
+    units: int
+    games: bool
+    batch_size: int
+
+    def _check_plan(self) -> None:
+        if not isinstance(self.games, bool) or not isinstance(self.rules, Rules):
+            raise ValueError("a run spec needs Rules, and games true or false")
+        unit = "games" if self.games else "rounds"
+        for name, title, low, high, span in (("units", f"the number of {unit}", 1, MAX_UNITS, None),
+                                             ("seed", "seed", 0, MAX_SEED, SEED_SPAN),
+                                             ("batch_size", "batch size", 1, MAX_BATCH, None)):
+            object.__setattr__(self, name, whole(getattr(self, name), title, low, high, span))
+
+    @property
+    def n_batches(self) -> int:
+        return -(-self.units // self.batch_size)
+
+    def batch_range(self, b: int) -> tuple[int, int]:
+        first = b * self.batch_size
+        return first, min(self.units, first + self.batch_size) - first
+
+
 @dataclass(frozen=True)
-class RunSpec:
+class RunSpec(Planned):
     """What to simulate: validated on construction, packed for the kernel."""
     rules: Rules
     strategies: tuple[Strategy, ...]
@@ -38,13 +66,7 @@ class RunSpec:
     batch_size: int = DEFAULT_BATCH
 
     def __post_init__(self):
-        if not isinstance(self.games, bool) or not isinstance(self.rules, Rules):
-            raise ValueError("a run spec needs Rules, and games true or false")
-        unit = "games" if self.games else "rounds"
-        for name, title, low, high, span in (("units", f"the number of {unit}", 1, MAX_UNITS, None),
-                                             ("seed", "seed", 0, MAX_SEED, SEED_SPAN),
-                                             ("batch_size", "batch size", 1, MAX_BATCH, None)):
-            object.__setattr__(self, name, whole(getattr(self, name), title, low, high, span))
+        self._check_plan()
 
     @classmethod
     def make(cls, rounds=None, games=None, strategies=("random", "greedy"), rules="scopa",
@@ -54,14 +76,6 @@ class RunSpec:
         rules = Rules.resolve(rules)
         return cls(rules, tuple(seats_of(strategies, rules)), seed, rounds if games is None else games,
                    games is not None, batch_size)
-
-    @property
-    def n_batches(self) -> int:
-        return -(-self.units // self.batch_size)
-
-    def batch_range(self, b: int) -> tuple[int, int]:
-        first = b * self.batch_size
-        return first, min(self.units, first + self.batch_size) - first
 
 
 

@@ -9,6 +9,10 @@ from it, never listed again.
 
     rounds table   ROUND fields, then each SIDE field per side: points_0, points_1, ...
     games table    GAME fields, then final score per side: score_0, score_1, ...
+
+Each field also says which values it holds (`VALUES`): a count (never
+negative), a seat, a seat or -1, or a side; a stored run's parts are
+checked against it when read (`store`).
 """
 from __future__ import annotations
 
@@ -17,24 +21,36 @@ from dataclasses import dataclass
 from .kernels import layout as L
 
 
+VALUES = ("count", "seat", "seat or -1", "side")
+
+
 @dataclass(frozen=True)
 class Field:
     """A result field: column name (per side: `name_t`), numpy dtype, the
     rule that must be on for it to exist, whether only games have it, its
-    title, and whether it is a points category of the summary."""
+    title, whether it is a points category of the summary, and which
+    values it holds (one of `VALUES`)."""
     name: str
     dtype: str
     title: str
     rule: str | None = None
     games_only: bool = False
     category: bool = False
+    values: str = "count"
+
+    def value_range(self, rules) -> tuple[int, int | None]:
+        """(lowest, highest) value under these rules; None: only the dtype's bound."""
+        return {"count": (0, None), "seat": (0, rules.players - 1),
+                "seat or -1": (-1, rules.players - 1),
+                "side": (0, rules.n_sides - 1)}[self.values]
 
 
 ROUND = (
     Field("round", "int64", "round index in the run (with games: within its game, from 0)"),
     Field("game", "int64", "game index", games_only=True),
-    Field("dealer", "int8", "seat that dealt"),
-    Field("last_capturer", "int8", "seat that captured last, -1 if nobody captured"),
+    Field("dealer", "int8", "seat that dealt", values="seat"),
+    Field("last_capturer", "int8", "seat that captured last, -1 if nobody captured",
+          values="seat or -1"),
     Field("leftover", "int8", "cards left on the table at the end"),
     Field("captures", "int8", "capturing plays in the round"),
 )
@@ -56,14 +72,15 @@ SIDE = (
 GAME = (
     Field("game", "int64", "game index"),
     Field("rounds", "int16", "rounds played"),
-    Field("first_dealer", "int8", "seat that dealt the first round"),
-    Field("winner", "int8", "side with the higher final score"),
+    Field("first_dealer", "int8", "seat that dealt the first round", values="seat"),
+    Field("winner", "int8", "side with the higher final score", values="side"),
 )
 GAME_SIDE = (Field("score", "int16", "final score"),)
 
 # The kernel's field order is the one above (a test says so too).
 assert tuple(f.name for f in ROUND) == L.ROUND_FIELDS, "schema and kernel layout disagree"
 assert tuple(f.name for f in SIDE) == L.SIDE_FIELDS, "schema and kernel layout disagree"
+assert all(f.values in VALUES for f in ROUND + SIDE + GAME + GAME_SIDE)
 
 
 def present(fields, rules, games: bool) -> list[Field]:
@@ -86,16 +103,26 @@ def categories(rules) -> list[tuple[str, str]]:
                                                                      f.name == "scopas"))]
 
 
+def round_fields(rules, games: bool) -> dict[str, Field]:
+    """Column name -> field of the rounds table, in order."""
+    cols = {f.name: f for f in present(ROUND, rules, games)}
+    for t in range(rules.n_sides):
+        cols.update({f"{f.name}_{t}": f for f in present(SIDE, rules, games)})
+    return cols
+
+
+def game_fields(rules) -> dict[str, Field]:
+    """Column name -> field of the games table, in order."""
+    cols = {f.name: f for f in GAME}
+    cols.update({f"{f.name}_{t}": f for t in range(rules.n_sides) for f in GAME_SIDE})
+    return cols
+
+
 def round_columns(rules, games: bool) -> dict[str, str]:
     """Column name -> dtype of the rounds table, in order."""
-    cols = {f.name: f.dtype for f in present(ROUND, rules, games)}
-    for t in range(rules.n_sides):
-        cols.update({f"{f.name}_{t}": f.dtype for f in present(SIDE, rules, games)})
-    return cols
+    return {c: f.dtype for c, f in round_fields(rules, games).items()}
 
 
 def game_columns(rules) -> dict[str, str]:
     """Column name -> dtype of the games table, in order."""
-    cols = {f.name: f.dtype for f in GAME}
-    cols.update({f"{f.name}_{t}": f.dtype for t in range(rules.n_sides) for f in GAME_SIDE})
-    return cols
+    return {c: f.dtype for c, f in game_fields(rules).items()}

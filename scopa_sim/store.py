@@ -1,7 +1,8 @@
 """The run dataset on disk: Parquet part files and a manifest.
 
     RUN/
-      manifest.json             the run spec, versions, finished or not
+      manifest.json             the run spec, versions, finished or not, and
+                                the sha256 of every part written (`part_sha256`)
       rounds/part-000000.parquet  one file per batch (rows of rounds)
       games/part-000000.parquet   with --games: one row per game
 
@@ -9,15 +10,26 @@ A part file is written to a temporary name and renamed when complete, so a
 killed run leaves only whole parts; the run spec is also in every part's
 key-value metadata (key `scopa_sim`), with nothing that depends on workers or
 time, so the same seed gives byte-identical parts.
+
+A run is data. Reading one (`Run.open`) never loads the code it names: its
+strategies are the labels they were stored as (`StoredSpec`). Every part is
+read once into memory and its bytes checked against the sha256 the manifest
+records, then its metadata, rows, columns and values against the spec,
+before anything uses its rows. Resuming loads user strategies only from
+files the user names, after their sha256 matches the run's (`sources`).
 """
 from __future__ import annotations
 
+import errno
 import fcntl
+import hashlib
 import json
 import os
 import platform
 import re
+import shlex
 import shutil
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,16 +38,25 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from . import schema
 from .rules import Rules
-from .runner import RunSpec
-from .strategies import parse_strategy, user_slots
-from .user import UserStrategyError, reload
+from .runner import Planned, RunSpec
+from .strategies import user_slots
+from .user import is_file_text, is_reference
 
-FORMAT = 2                # 2: every deck a function of the seed (dealing's own stream)
+FORMAT = 2                      # 2: each part's sha256 recorded; every deck dealt from the seed
+READABLE = (1, 2)               # format 1 is read with a warning, never resumed
 MANIFEST = "manifest.json"
 META_KEY = b"scopa_sim"
+HASHES = "part_sha256"          # manifest key: "rounds/part-000000.parquet" -> sha256
+SAVE_EVERY = 1.0                # seconds between manifest saves while parts are written
+
+
+class StoreWarning(UserWarning):
+    """A run that can be read, but with less checking than a current one."""
 
 
 class StoreError(ValueError):
@@ -64,14 +85,90 @@ def _sources(spec: RunSpec) -> dict:
     return out
 
 
-def spec_from_dict(d: dict) -> RunSpec:
-    rules = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in d["rules"].items()})
-    if d["kind"] not in ("rounds", "games"):
-        raise ValueError(f"kind must be rounds or games, not {d['kind']!r}")
-    known = {text: reload(text, s["reference"], s["sha256"])
-             for text, s in d.get("sources", {}).items()}
-    return RunSpec(rules, tuple(parse_strategy(s, known) for s in d["strategies"]), d["seed"],
-                   d["units"], d["kind"] == "games", d["batch_size"])
+@dataclass(frozen=True)
+class Source:
+    """A user strategy a stored run records: as written (`text`), where its
+    file was (`reference`) and the sha256 of that file (None if unknown)."""
+    text: str
+    reference: str
+    sha256: str | None
+
+
+SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class StoredSpec(Planned):
+    """A stored run's spec, as data: rules, seed, units and batches, checked
+    as a run spec's are, and one strategy label per seat, as stored (text,
+    never loaded: reading a run runs none of its code; `sources.runnable`
+    makes the RunSpec that resumes it)."""
+    rules: Rules
+    strategies: tuple[str, ...]
+    seed: int
+    units: int
+    games: bool
+    batch_size: int
+    sources: tuple[Source, ...] = ()
+    format: int = FORMAT
+
+    def __post_init__(self):
+        self._check_plan()
+        if (not isinstance(self.strategies, tuple) or len(self.strategies) != self.rules.players
+                or not all(isinstance(x, str) and x for x in self.strategies)):
+            raise ValueError(f"strategies must be {self.rules.players} texts, one per seat")
+
+    @classmethod
+    def from_dict(cls, d) -> StoredSpec:
+        """The spec of a manifest (or of a part's metadata); ValueError names
+        what is missing or wrong. Nothing in it is imported or run."""
+        if not isinstance(d, dict):
+            raise ValueError("not a JSON object")
+        missing = [k for k in ("format", "kind", "units", "seed", "batch_size", "rules",
+                               "strategies") if k not in d]
+        if missing:
+            raise ValueError(f"no {', '.join(missing)}")
+        fmt = d["format"]
+        if type(fmt) is not int or fmt not in READABLE:
+            newer = type(fmt) is int and fmt > FORMAT
+            raise ValueError(f"store format {fmt!r} is " + (
+                "of a newer scopa-sim: upgrade it to read this run" if newer else
+                f"unknown (this scopa-sim reads {', '.join(map(str, READABLE))})"))
+        if d["kind"] not in ("rounds", "games"):
+            raise ValueError(f"kind must be rounds or games, not {d['kind']!r}")
+        if not isinstance(d["rules"], dict):
+            raise ValueError("rules must be a JSON object")
+        rules = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in d["rules"].items()})
+        if not isinstance(d["strategies"], list):
+            raise ValueError("strategies must be a list")
+        return cls(rules, tuple(d["strategies"]), d["seed"], d["units"], d["kind"] == "games",
+                   d["batch_size"], _sources_of(d.get("sources", {})), fmt)
+
+    def as_dict(self) -> dict:
+        """The spec as plain data, as `spec_dict` writes a run spec's."""
+        sources = {s.text: {"reference": s.reference, "sha256": s.sha256} for s in self.sources}
+        return {"format": self.format, "kind": "games" if self.games else "rounds",
+                "units": self.units, "seed": self.seed, "batch_size": self.batch_size,
+                "n_batches": self.n_batches, "rules": _plain(self.rules.settings()),
+                "strategies": list(self.strategies), **({"sources": sources} if sources else {})}
+
+
+def _sources_of(d) -> tuple[Source, ...]:
+    """The manifest's `sources`, checked as data (text -> reference, sha256)."""
+    if not isinstance(d, dict):
+        raise ValueError("sources must be a JSON object")
+    out = []
+    for text, s in d.items():
+        if not is_reference(text) or not text.rpartition(":")[2].isidentifier():
+            raise ValueError(f"sources names {text!r}, not a user strategy PATH.py:NAME "
+                             f"or module:NAME")
+        if (not isinstance(s, dict) or not isinstance(s.get("reference"), str)
+                or not (s.get("sha256") is None
+                        or isinstance(s["sha256"], str) and SHA256.fullmatch(s["sha256"]))):
+            raise ValueError(f"sources of {text}: give a reference (text) and a sha256 "
+                             f"(64 hexadecimal digits)")
+        out.append(Source(text, s["reference"], s.get("sha256")))
+    return tuple(out)
 
 
 def _plain(x):
@@ -161,10 +258,12 @@ class Part:
     games: bytes | None
 
 
-def encode_batch(spec: RunSpec, cols: dict[str, np.ndarray]) -> Part:
-    """A batch's columns (`runner.columns`) as part files' bytes; runs
-    wherever the batch ran, so a cluster's workers do the compressing."""
-    meta = spec_json(spec)
+def encode_batch(spec: RunSpec, cols: dict[str, np.ndarray], meta: bytes | None = None) -> Part:
+    """A batch's columns (`runner.columns`) as part files' bytes, with `meta`
+    (default: the spec's JSON; a resumed run's: its stored spec's) in their
+    metadata; runs wherever the batch ran, so a cluster's workers do the
+    compressing."""
+    meta = spec_json(spec) if meta is None else meta
     tab = rounds_table(spec, cols)
     return Part(encode(tab, meta), encode(games_table(spec, tab), meta) if spec.games else None)
 
@@ -181,14 +280,66 @@ def _write(data: bytes, path: Path) -> None:
     os.replace(tmp, path)
 
 
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _read_regular(path: Path) -> bytes:
+    """A regular file's bytes, never through a symbolic link."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise OSError(e.errno, "it is a symbolic link (a run's files are its own)") from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    finally:
+        os.close(fd)
+
+
+LABEL = pa.dictionary(pa.int8(), pa.string())
+
+
+def expected_columns(spec, table: str) -> dict[str, pa.DataType]:
+    """Column name -> Arrow type of a table's parts, in order (the labels
+    first and last, as `rounds_table` and `games_table` write them)."""
+    if table == "games":
+        return {c: pa.from_numpy_dtype(np.dtype(f.dtype))
+                for c, f in schema.game_fields(spec.rules).items()}
+    cols = {"rules": LABEL}
+    cols.update({c: pa.from_numpy_dtype(np.dtype(f.dtype))
+                 for c, f in schema.round_fields(spec.rules, spec.games).items()})
+    cols.update({f"strategy_{t}": LABEL for t in range(spec.rules.n_sides)})
+    return cols
+
+
+def _labels_of(spec) -> dict[str, str]:
+    """The one text each label column holds."""
+    return {"rules": spec.rules.name, **{f"strategy_{t}": side_strategy(spec, t)
+                                        for t in range(spec.rules.n_sides)}}
+
+
 class Run:
     """A run folder: create or resume one (holding its lock), write parts,
-    read back. Every part is checked against the manifest when a run is opened."""
+    read back. Opening a run checks its files against the manifest; every
+    part is checked in full when read (`_table`).
 
-    def __init__(self, root: Path, spec: RunSpec, manifest: dict, lock: int | None = None):
-        self.root, self.spec, self.manifest = Path(root), spec, manifest
-        self._meta = spec_json(spec)
+    `spec` is the RunSpec (strategies loaded) of a run opened to write, and
+    the StoredSpec (strategies as labels) of one opened to read; `stored`
+    is always the StoredSpec, whose JSON every part carries (`meta`)."""
+
+    def __init__(self, root: Path, spec, stored: StoredSpec, manifest: dict,
+                 lock: int | None = None):
+        self.root, self.spec, self.stored, self.manifest = Path(root), spec, stored, manifest
+        self.meta = json.dumps(stored.as_dict(), sort_keys=True).encode()
+        self._hashes = manifest.get(HASHES) if stored.format >= 2 else None   # None: format 1
         self._lock = lock
+        self._dirty, self._saved = False, time.monotonic()
+        self._columns = {t: expected_columns(stored, t) for t in self.tables}
         self._done = self._verify()
 
     # -- opening ----------------------------------------------------------
@@ -198,6 +349,9 @@ class Run:
         whose run files are removed). The returned run holds the folder's lock;
         if anything fails (Ctrl-C too), a folder made here is removed again."""
         root = Path(root)
+        stored = StoredSpec.from_dict(spec_dict(spec))
+        if stored.as_dict() != spec_dict(spec):          # pragma: no cover - a bug, not input
+            raise ValueError("the run spec does not read back as written")
         made = not root.exists()
         lock = _claim(root, overwrite)
         try:
@@ -205,8 +359,8 @@ class Run:
                 (root / table).mkdir(exist_ok=True)
             manifest = {**spec_dict(spec), "finished": False, "versions": versions(),
                         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-                        "elapsed_seconds": 0.0}
-            run = cls(root, spec, manifest, lock)
+                        "elapsed_seconds": 0.0, HASHES: {}}
+            run = cls(root, spec, stored, manifest, lock)
             run.save_manifest()
         except BaseException as e:
             os.close(lock)
@@ -218,29 +372,56 @@ class Run:
         return run
 
     @classmethod
-    def open(cls, root: str | Path, write: bool = False) -> Run:
-        """The run in `root`, every part checked against its manifest; with
-        `write` (to resume it), holding the folder's lock."""
+    def open(cls, root: str | Path, write: bool = False,
+             strategy_files: dict[str, str] | None = None) -> Run:
+        """The run in `root`, its files checked against its manifest. To read
+        (the default) nothing it names is loaded. With `write` (to resume it):
+        the folder's lock is taken, every part's bytes are checked against
+        their sha256, and only then are its user strategies loaded, each from
+        the file `strategy_files` names for it (text -> path), refused before
+        it runs unless its sha256 is the run's (`sources.runnable`)."""
         root = Path(root)
-        spec, manifest = _read_manifest(root)
-        if write and manifest.get("format") != FORMAT:
+        stored, manifest = _read_manifest(root)
+        if not write:
+            run = cls(root, stored, stored, manifest)
+            if run._hashes is None:
+                import warnings
+                warnings.warn(run.legacy_note(), StoreWarning, stacklevel=2)
+            return run
+        if stored.format < 2:
             made = manifest.get("versions", {}).get("scopa-sim", "an older version")
             raise StoreError(f"{root} was made by scopa-sim {made} (run format "
-                             f"{manifest.get('format')}), whose decks this version deals "
-                             f"otherwise: it cannot be resumed; simulate it again")
-        lock = _lock(root) if write else None
+                             f"{stored.format}), before scopa-sim recorded the sha256 of each "
+                             f"part and dealt every deck from the seed alone: it can be read "
+                             f"but not resumed; simulate it again")
+        lock = _lock(root)
         try:
-            return cls(root, spec, manifest, lock)
+            run = cls(root, stored, stored, manifest, lock)
+            for b in run.done_batches():             # data first: no code for a broken run
+                for table in run.tables:
+                    run._part(table, b)
+            from .sources import runnable
+            run.spec = runnable(stored, root, strategy_files or {})
+            return run
         except BaseException:
-            if lock is not None:
-                os.close(lock)
+            os.close(lock)
             raise
 
+    def legacy_note(self) -> str:
+        return (f"{self.root} was written in store format {self.stored.format}, before "
+                f"scopa-sim recorded each part's sha256: its parts are checked for their spec, "
+                f"columns and values only")
+
     def close(self) -> None:
-        """Release the folder's lock (also released when the process ends)."""
+        """Record the parts written since the manifest was last saved, and
+        release the folder's lock (also released when the process ends)."""
         if self._lock is not None:
-            os.close(self._lock)
-            self._lock = None
+            try:
+                if self._dirty:
+                    self.save_manifest()
+            finally:
+                os.close(self._lock)
+                self._lock = None
 
     def __enter__(self) -> Run:
         return self
@@ -249,43 +430,119 @@ class Run:
         self.close()
 
     # -- checking ---------------------------------------------------------
+    def repair(self) -> str:
+        """What to do about a bad part (in every error naming one)."""
+        if self._hashes is None:
+            return "delete it, or simulate the run again"
+        return f"delete it and finish the run with: scopa-sim simulate --resume {self.root}"
+
     def _verify(self) -> set[int]:
-        """The finished batches, after checking that every file
-        under rounds/ and games/ is a part of this run with this run's spec
-        and row count (temporaries of a killed run aside)."""
+        """The finished batches, after checking that every file under
+        rounds/ and games/ is a part of this run (temporaries of a killed run
+        aside) and recorded in the manifest. A part written after the
+        manifest was last saved (a killed run) is not finished: resume runs
+        its batch again, readers of an unfinished run leave it out, and in a
+        finished run it is an error."""
         found = {}
         for table in self.tables:
             folder = self.root / table
             if not folder.is_dir() or folder.is_symlink():
                 raise StoreError(f"{folder} is missing: {self.root} is not a whole run")
             found[table] = _parts_in(folder, self.spec.n_batches)[0]
+        done = set()
         for b, path in found["rounds"].items():
-            self._check_part(path, self.spec.batch_range(b)[1], at_least=self.spec.games)
-            if self.spec.games:
-                if b not in found["games"]:
-                    raise StoreError(f"{path} has no games part beside it: delete it and "
-                                     f"finish the run with --resume")
-                self._check_part(found["games"][b], self.spec.batch_range(b)[1])
-        return set(found["rounds"])
+            names = [f"{t}/{part_name(b)}" for t in self.tables if b in found[t]]
+            if self._hashes is not None and any(n not in self._hashes for n in names):
+                if self._lock is not None or not self.manifest.get("finished"):
+                    continue
+                raise StoreError(f"{path} is not recorded in {self.root / MANIFEST}: "
+                                 f"{self.repair()}")
+            if self.spec.games and b not in found["games"]:
+                raise StoreError(f"{path} has no games part beside it: {self.repair()}")
+            done.add(b)
+        return done
 
-    def _check_part(self, path: Path, rows: int, at_least: bool = False) -> None:
-        repair = f"delete it and finish the run with: scopa-sim simulate --resume {self.root}"
+    def _part_bytes(self, table: str, b: int) -> bytes:
+        """Part b of a table as bytes, their sha256 the manifest's."""
+        path = self.root / table / part_name(b)
+        if b not in self._done or table not in self.tables:
+            raise StoreError(f"{path} is not a finished part of {self.root}")
         try:
-            meta = pq.read_metadata(path)
-        except (pa.ArrowException, OSError) as e:
-            raise StoreError(f"{path} is not a readable part ({e}): {repair}") from None
-        if (meta.metadata or {}).get(META_KEY) != self._meta:
+            data = _read_regular(path)
+        except OSError as e:
+            raise StoreError(f"cannot read {path}: {e.strerror or e}: {self.repair()}") from None
+        if self._hashes is not None and sha256(data) != self._hashes.get(f"{table}/{path.name}"):
+            try:
+                theirs = pq.ParquetFile(pa.BufferReader(data)).schema_arrow.metadata or {}
+            except Exception:                        # noqa: BLE001 - any damage is the same
+                raise StoreError(f"{path} is not a readable part: {self.repair()}") from None
+            if theirs.get(META_KEY) != self.meta:
+                raise StoreError(f"{path} belongs to another run than {self.root / MANIFEST} "
+                                 f"describes: {self.repair()}")
+            raise StoreError(f"{path} has changed since it was written (its sha256 is not the "
+                             f"one {MANIFEST} records): {self.repair()}")
+        return data
+
+    def _part(self, table: str, b: int) -> pq.ParquetFile:
+        """Part b of a table, its bytes' sha256 checked, then its spec, rows
+        and columns (names, types); no row read yet."""
+        data = self._part_bytes(table, b)
+        path = self.root / table / part_name(b)
+        bad = f"{path} is not a part this run can read"
+        try:
+            part = pq.ParquetFile(pa.BufferReader(data))
+            meta, arrow = part.metadata, part.schema_arrow
+        except Exception as e:                       # noqa: BLE001 - any damage is the same
+            raise StoreError(f"{path} is not a readable part ({_first_line(e)}): "
+                             f"{self.repair()}") from None
+        if (arrow.metadata or {}).get(META_KEY) != self.meta:
             raise StoreError(f"{path} belongs to another run than {self.root / MANIFEST} "
-                             f"describes: {repair}")
+                             f"describes: {self.repair()}")
+        rows = self.spec.batch_range(b)[1]
+        at_least = table == "rounds" and self.spec.games
         if meta.num_rows < rows if at_least else meta.num_rows != rows:
             raise StoreError(f"{path} has {meta.num_rows:,} rows where the run spec has "
-                             f"{rows:,}: {repair}")
+                             f"{rows:,}: {self.repair()}")
+        want = self._columns[table]
+        found = {f.name: f.type for f in arrow}
+        if list(found) != list(want) or found != want:
+            raise StoreError(f"{bad} ({_column_difference(found, want)}): {self.repair()}")
+        return part
+
+    def _table(self, table: str, b: int, columns: list[str] | None = None) -> pa.Table:
+        """Part b of a table, checked before any row is used (`_part`), then
+        the values of the columns read: no nulls, numbers in their ranges
+        (`schema.Field.value_range`); and the labels (read always, they are
+        tiny) as the spec says."""
+        part = self._part(table, b)
+        path = self.root / table / part_name(b)
+        bad = f"{path} is not a part this run can read"
+        want = self._columns[table]
+        names = list(want) if columns is None else list(columns)
+        unknown = [c for c in names if c not in want]
+        if unknown:
+            raise StoreError(f"{self.root} has no column {', '.join(unknown)} in its {table} table")
+        labels = _labels_of(self.stored)
+        try:
+            out = part.read(columns=names + [c for c in want if c in labels and c not in names])
+            out.validate(full=True)
+        except Exception as e:                       # noqa: BLE001 - any damage is the same
+            raise StoreError(f"{path} is not a readable part ({_first_line(e)}): "
+                             f"{self.repair()}") from None
+        if (names and out.num_rows != part.metadata.num_rows
+                or any(out.schema.field(c).type != want[c] for c in names)):
+            raise StoreError(f"{bad} (its columns do not read as declared): {self.repair()}")
+        why = _bad_values(out, self.spec.rules, table, labels)
+        if why:
+            raise StoreError(f"{bad} ({why}): {self.repair()}")
+        return out.select(names)
 
     # -- writing ----------------------------------------------------------
     def save_manifest(self) -> None:
         tmp = self.root / (MANIFEST + ".tmp")
         tmp.write_text(json.dumps(self.manifest, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, self.root / MANIFEST)
+        self._dirty, self._saved = False, time.monotonic()
 
     def done_batches(self) -> list[int]:
         """The finished batches, in order (as checked when the run was opened,
@@ -303,15 +560,21 @@ class Run:
 
     def save(self, b: int, part: Part) -> None:
         """Store batch b's part files (games first, then rounds: a rounds part
-        marks the batch done). A batch already stored is left as it is."""
+        marks the batch done) and record their sha256 in the manifest (saved
+        at most every SAVE_EVERY seconds, and when the run is closed). A
+        batch already stored is left as it is."""
         if self._lock is None:
             raise StoreError(f"{self.root} was opened for reading only")
         if b in self._done:
             return
-        if part.games is not None:
-            _write(part.games, self.root / "games" / part_name(b))
-        _write(part.rounds, self.root / "rounds" / part_name(b))
+        for table, data in (("games", part.games), ("rounds", part.rounds)):
+            if data is not None:
+                _write(data, self.root / table / part_name(b))
+                self._hashes[f"{table}/{part_name(b)}"] = sha256(data)
         self._done.add(b)
+        self._dirty = True
+        if time.monotonic() - self._saved >= SAVE_EVERY:
+            self.save_manifest()
 
     def clean_temporaries(self) -> None:
         for p in self.root.glob("*/.part-*.tmp"):
@@ -324,33 +587,26 @@ class Run:
         self.save_manifest()
 
     # -- reading ----------------------------------------------------------
-    def part_paths(self, table: str = "rounds") -> list[Path]:
-        """The checked part files of a table, in batch order."""
+    def columns(self, table: str = "rounds") -> list[str]:
+        """The column names of a table (as every part holds them)."""
         if table not in self.tables:
             raise StoreError(f"{self.root} has no {table} table")
-        return [self.root / table / part_name(b) for b in self.done_batches()]
+        return list(self._columns[table])
 
     def read(self, table: str = "rounds", columns: list[str] | None = None):
-        """The dataset as a pandas DataFrame (only `columns`, if given)."""
-        import pyarrow.dataset as ds
-        paths = self.part_paths(table)
-        if not paths:
+        """The dataset as a pandas DataFrame (only `columns`, if given), every
+        part checked as it is read."""
+        if table not in self.tables:
+            raise StoreError(f"{self.root} has no {table} table")
+        if not self._done:
             raise StoreError(f"{self.root} has no finished batch yet")
-        try:
-            data = ds.dataset([str(p) for p in paths], format="parquet")
-            return data.to_table(columns=columns).to_pandas()
-        except (pa.ArrowException, OSError) as e:
-            raise StoreError(f"cannot read {self.root / table}: {e}") from None
+        parts = [self._table(table, b, columns) for b in self.done_batches()]
+        return pa.concat_tables(parts).to_pandas()
 
     def read_batch(self, b: int, table: str = "rounds", columns: list[str] | None = None):
-        """One finished batch of a table as a pandas DataFrame (only `columns`)."""
-        path = self.root / table / part_name(b)
-        if b not in self._done or table not in self.tables:
-            raise StoreError(f"{path} is not a finished part of {self.root}")
-        try:
-            return pq.read_table(path, columns=columns).to_pandas()
-        except (pa.ArrowException, OSError) as e:
-            raise StoreError(f"{path} is corrupt: {e}") from None
+        """One finished batch of a table as a pandas DataFrame (only `columns`),
+        checked as it is read."""
+        return self._table(table, b, columns).to_pandas()
 
     @property
     def tables(self) -> tuple[str, ...]:
@@ -360,6 +616,62 @@ class Run:
         """(batch index, DataFrame) for each part file of the rounds table, in order."""
         for b in self.done_batches():
             yield b, self.read_batch(b, columns=columns)
+
+
+def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]) -> str | None:
+    """What is wrong with a part's values, in words (None: nothing): an
+    empty value, a label other than the spec's, a number out of its range."""
+    fields = (schema.game_fields(rules) if table == "games"      # a run of games has them all
+              else schema.round_fields(rules, games=True))
+    for name in data.column_names:
+        col = data.column(name)
+        if col.null_count:
+            return f"column {name} has {col.null_count:,} empty values"
+        if not len(col):
+            continue
+        if name in labels:
+            seen = set(col.cast(pa.string()).unique().to_pylist()) - {labels[name]}
+            if seen:
+                return f"column {name} holds {sorted(seen)[0]!r}, not {labels[name]!r}"
+            continue
+        low, high = fields[name].value_range(rules)
+        found = pc.min_max(col).as_py()
+        if found["min"] < low or high is not None and found["max"] > high:
+            span = f"{low}..{high}" if high is not None else f"{low} or more"
+            value = found["min"] if found["min"] < low else found["max"]
+            return f"column {name} holds {value}, not {span}"
+    return None
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).splitlines() or [type(e).__name__])[0]
+
+
+def _column_difference(found: dict, want: dict) -> str:
+    """The first way a part's columns differ from the spec's, in words."""
+    missing = [c for c in want if c not in found]
+    if missing:
+        return f"no column {missing[0]}"
+    extra = [c for c in found if c not in want]
+    if extra:
+        return f"a column {extra[0]} the run does not have"
+    for c in want:
+        if found[c] != want[c]:
+            return f"column {c} is {found[c]}, not {want[c]}"
+    return "its columns are out of order"
+
+
+def resume_command(root: Path, stored: StoredSpec) -> str:
+    """The command that finishes a run: with its user strategy files, where
+    the run recorded them, to confirm (`--strategy-file TEXT=PATH`)."""
+    flags = "".join(f" --strategy-file {shlex.quote(f'{s.text}={recorded_file(s)}')}"
+                    for s in stored.sources if is_file_text(s.text))
+    return f"scopa-sim simulate --resume {root}{flags}"
+
+
+def recorded_file(s: Source) -> str:
+    """The file a source's reference names (PATH if it names none)."""
+    return s.reference.rpartition(":")[0] if is_file_text(s.reference) else "PATH"
 
 
 def tables(spec: RunSpec) -> tuple[str, ...]:
@@ -379,27 +691,38 @@ def _batch_of(name: str, n_batches: int) -> int | None:
     return int(m[1])
 
 
-def _read_manifest(root: Path, strategies: bool = True) -> tuple[RunSpec, dict]:
-    """The run spec and manifest of the run in `root`; without `strategies`,
-    its strategies are not loaded (their places hold random): enough to
-    know the run's files, even when a user strategy's file is gone."""
+def _read_manifest(root: Path) -> tuple[StoredSpec, dict]:
+    """The stored spec and manifest of the run in `root` (data only: no
+    strategy is loaded, so a user strategy's file need not be there)."""
     path = root / MANIFEST
     if root.exists() and not root.is_dir():
         raise StoreError(f"{root} is a file, not a run folder")
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise StoreError(f"{root} is not a scopa-sim run (no {MANIFEST})")
     try:
-        manifest = json.loads(path.read_text())
-        if not strategies:
-            return spec_from_dict({**manifest, "sources": {}, "strategies": [
-                "random"] * len(manifest["strategies"])}), manifest
-        return spec_from_dict(manifest), manifest
+        manifest = json.loads(_read_regular(path))
+        stored = StoredSpec.from_dict(manifest)
+        _check_hashes(manifest, stored)
     except OSError as e:
-        raise StoreError(f"cannot read {path}: {e.strerror}") from None
-    except UserStrategyError:
-        raise
-    except (ValueError, KeyError, TypeError, AttributeError, OverflowError) as e:
+        raise StoreError(f"cannot read {path}: {e.strerror or e}") from None
+    except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError) as e:
         raise StoreError(f"{path} is corrupt: {e}") from None
+    return stored, manifest
+
+
+def _check_hashes(manifest: dict, stored: StoredSpec) -> None:
+    """Refuse a manifest whose part hashes are not part -> sha256 (format 2 on)."""
+    if stored.format < 2:
+        return
+    hashes = manifest.get(HASHES)
+    if not isinstance(hashes, dict):
+        raise ValueError(f"{HASHES} must be a JSON object (part -> sha256)")
+    for name, digest in hashes.items():
+        table, _, part = name.partition("/")
+        if table not in tables(stored) or _batch_of(part, stored.n_batches) is None:
+            raise ValueError(f"{HASHES} names {name!r}, not a part of this run")
+        if not isinstance(digest, str) or not SHA256.fullmatch(digest):
+            raise ValueError(f"{HASHES} of {name}: not a sha256 (64 hexadecimal digits)")
 
 
 def _run_files(root: Path) -> list[Path]:
@@ -408,7 +731,7 @@ def _run_files(root: Path) -> list[Path]:
     file stays. StoreError names the first thing that is not a run's."""
     not_run = f"{root} is not a scopa-sim run: not overwriting it"
     try:
-        spec, _ = _read_manifest(root, strategies=False)
+        spec, _ = _read_manifest(root)
     except StoreError as e:
         raise StoreError(f"{not_run} ({e})") from None
     files = [root / MANIFEST]

@@ -41,7 +41,7 @@ from .kernels import _jit
 from .kernels.ids import Param
 
 PARAMS_ATTRIBUTE = "scopa_params"
-USER_CACHE = _jit.CACHE_DIR / "user" if _jit.CACHE_DIR else None   # see _cached_apart
+USER_CACHE = _jit.CACHE_DIR / "user" if _jit.CACHE_DIR else None   # see _compiling
 MAX_PARAMS = 16
 BOUNDSCHECK_ENV = "SCOPA_SIM_BOUNDSCHECK"
 
@@ -146,12 +146,17 @@ class UserSpec:
 
 def reload(text: str, reference: str, digest: str | None, checked: bool = True) -> UserSpec:
     """The strategy named `text` loaded from `reference` (bounds checked or
-    not); refused if its file no longer has the sha256 `digest`."""
-    spec = load(reference, checked)
+    not); refused if its file no longer has the sha256 `digest` (a strategy
+    file before any of its code runs; see `load`)."""
+    spec = load(reference, checked, digest=digest, label=text)
     if digest is not None and spec.digest != digest:
-        raise UserStrategyError(f"strategy {text}: {spec.source} has changed since the run "
-                                f"began (sha256 {spec.digest[:12]}, the run's {digest[:12]})")
+        _changed(text, spec.source, spec.digest, digest)
     return UserSpec(text, spec.function, spec.params, spec.source, spec.digest, checked)
+
+
+def _changed(text: str, source, found: str | None, digest: str):
+    raise UserStrategyError(f"strategy {text}: {source} has changed since the run began "
+                            f"(sha256 {(found or 'none')[:12]}, the run's {digest[:12]})")
 
 
 def is_file_text(text: str) -> bool:
@@ -196,17 +201,20 @@ def _clear_user_cache() -> None:
             f.unlink(missing_ok=True)
 
 
-def _module_from_file(path: Path, text: str, checked: bool):
+def _module_from_file(path: Path, text: str, checked: bool, expected: str | None = None):
     """Execute a strategy file as a module of its own (one per file, content
     and bounds-check mode), so that two files of the same name never mix;
     the module and the sha256 of the bytes it was made from (the file is
-    read once)."""
+    read once, and those bytes run). With `expected`, bytes of another
+    sha256 are refused before they run."""
     try:
         data = path.read_bytes()
     except OSError as e:
         raise UserStrategyError(f"strategy {text}: cannot read {path}: "
                                 f"{e.strerror or e}") from None
     digest = hashlib.sha256(data).hexdigest()
+    if expected is not None and digest != expected:
+        _changed(text, path, digest, expected)
     mode = b"\0checked" if checked else b"\0unchecked"
     name = "scopa_user_" + hashlib.sha256(str(path).encode() + b"\0" + data + mode).hexdigest()[:16]
     if name in sys.modules:
@@ -216,7 +224,7 @@ def _module_from_file(path: Path, text: str, checked: bool):
     sys.modules[name] = module
     try:
         with _compiling(checked):
-            spec.loader.exec_module(module)
+            exec(compile(data, str(path), "exec"), module.__dict__)     # noqa: S102
     except (Exception, SystemExit) as e:           # a strategy file may not end the program
         del sys.modules[name]
         raise UserStrategyError(f"strategy {text}: {path.name} fails to load: "
@@ -224,16 +232,20 @@ def _module_from_file(path: Path, text: str, checked: bool):
     return module, digest
 
 
-def load(text: str, checked: bool | None = None) -> UserSpec:
+def load(text: str, checked: bool | None = None, digest: str | None = None,
+         label: str | None = None) -> UserSpec:
     """The user strategy `PATH.py:NAME` or `package.module:NAME`, its
     signature checked, compiled with bounds checks if `checked` (default:
-    `bounds_checked()`)."""
+    `bounds_checked()`). With `digest`, a file of another sha256 is refused
+    before any of its code runs (`label`: the strategy's name in that
+    error); a module, once imported (finding `package.module` imports
+    `package`)."""
     checked = bounds_checked() if checked is None else checked
     where, _, name = text.rpartition(":")
     if not where or not name.isidentifier():
         raise UserStrategyError(f"a user strategy is written PATH.py:NAME or "
                                 f"package.module:NAME, not {text!r}")
-    source = digest = None
+    expected, source, digest = digest, None, None
     if is_file_text(text):
         path = Path(where).expanduser()
         if not path.is_file():
@@ -241,7 +253,7 @@ def load(text: str, checked: bool | None = None) -> UserSpec:
         if path.suffix != ".py":
             raise UserStrategyError(f"strategy {text}: {where} is not a Python file (.py)")
         path = path.resolve()
-        module, digest = _module_from_file(path, text, checked)
+        module, digest = _module_from_file(path, label or text, checked, expected)
         source = str(path)
     else:
         try:

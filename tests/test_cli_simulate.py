@@ -28,7 +28,8 @@ import scopa_sim
 from scopa_sim.cli import main
 from scopa_sim.rules import PRESETS, Rules
 from scopa_sim.runner import RunSpec
-from scopa_sim.store import MANIFEST, META_KEY, Run, spec_dict, spec_from_dict
+from scopa_sim.sources import runnable
+from scopa_sim.store import MANIFEST, META_KEY, Run, StoredSpec, spec_dict
 from scopa_sim.strategies import REGISTRY
 
 
@@ -371,19 +372,19 @@ def test_manifest_and_part_metadata_round_trip(tmp_path, kind):
     simulate(root, *args)
 
     run = Run.open(root)
-    assert run.spec == spec
+    assert run.spec == StoredSpec.from_dict(spec_dict(spec))        # read: labels, no code
+    assert runnable(run.spec, root, {}) == spec                       # resumed: strategies too
     written = manifest(root)
     assert written["finished"] is True and written["workers"] >= 1
     assert {"python", "numba", "numpy", "pyarrow"} <= set(written["versions"])
     assert {k: written[k] for k in spec_dict(spec)} == spec_dict(spec)
-    assert spec_from_dict(written) == spec
+    assert StoredSpec.from_dict(written) == run.spec
 
     files = sorted(root.glob("*/*.parquet"))
     assert len(files) == spec.n_batches * (2 if spec.games else 1)
     for path in files:
         meta = json.loads(pq.read_metadata(path).metadata[META_KEY])
         assert meta == spec_dict(spec), path
-        assert spec_from_dict(meta) == spec
     assert list(run.missing_batches()) == []
     assert len(run.read(columns=["round"])) == sum(len(df) for _, df in run.batches(["round"]))
     if spec.games:
@@ -394,7 +395,7 @@ def test_manifest_and_part_metadata_round_trip(tmp_path, kind):
 
 def test_strategy_parameters_round_trip_exactly(tmp_path):
     spec = RunSpec.make(rounds=10, strategies=("random", "greedy:scopa=1234567,coin=0.1"))
-    assert spec_from_dict(spec_dict(spec)) == spec
+    assert runnable(StoredSpec.from_dict(spec_dict(spec)), Path("run"), {}) == spec
 
 
 # ---- output: --help, --format json, --quiet ------------------------------

@@ -262,8 +262,12 @@ def test_the_manifest_records_the_source_and_a_changed_file_is_refused(tmp_path)
                                           hashlib.sha256(mine.read_bytes()).hexdigest()}}
     assert CliRunner().invoke(main, ["report", str(out)]).exit_code == 0
     mine.write_text(mine.read_text() + "\n# edited\n")
-    r = CliRunner().invoke(main, ["report", str(out)])
-    assert r.exit_code == 2 and "has changed since the run began" in r.output
+    # a run is data: reading it loads no strategy, so the edit changes nothing there;
+    # resuming it would run the file, which is refused for its sha256
+    assert CliRunner().invoke(main, ["report", str(out)]).exit_code == 0
+    r = CliRunner().invoke(main, ["simulate", "--resume", str(out), "--strategy-file",
+                                  f"{mine}:greedy={mine}"])
+    assert r.exit_code == 2 and "not the file the run played" in r.output
 
 
 # -- one registry, explicit dispatch ----------------------------------------------

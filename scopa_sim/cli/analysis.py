@@ -8,13 +8,22 @@ from pathlib import Path
 
 import click
 
-from .options import (FORMAT, QUIET, check_writable, emit, note, parse_rules, parse_seed,
-                      progress, rules_options, run_options, where)
+from .options import (FORMAT, QUIET, check_writable, emit, note, outside_runs, parse_rules,
+                      parse_seed, progress, rules_options, run_options, where)
 
 
 def _open(run_dir):
-    from ..store import Run
-    return Run.open(run_dir)
+    """The run in RUN_DIR, to read (nothing it names is loaded); a run of an
+    older store format is read with one warning line on stderr."""
+    import warnings
+
+    from ..store import Run, StoreWarning
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", StoreWarning)
+        run = Run.open(run_dir)
+    for w in caught:
+        note(f"warning: {w.message}")
+    return run
 
 
 # ---- compare ---------------------------------------------------------------
@@ -119,9 +128,8 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
 
 
 # ---- report ------------------------------------------------------------------
-def _stats(run_dir, quiet: bool, bootstrap: int = 200, values: bool = True) -> dict:
+def _stats(run, quiet: bool, bootstrap: int = 200, values: bool = True) -> dict:
     from ..analysis.runstats import run_stats
-    run = _open(run_dir)
     with progress(quiet, "read") as bar:
         task = bar.add_task("", total=len(run.done_batches()), note="batches")
         return run_stats(run, bootstrap=bootstrap, progress=lambda b: bar.advance(task),
@@ -133,11 +141,13 @@ def _stats(run_dir, quiet: bool, bootstrap: int = 200, values: bool = True) -> d
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write a report: FILE.md (charts as PNG beside it) or FILE.html "
                    "(charts embedded).")
+@click.option("--overwrite", is_flag=True,
+              help="Replace an existing --out report (and its charts).")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
               help="Resamplings for the interval of the exact match probability.")
 @FORMAT
 @QUIET
-def report(run_dir, out_file, bootstrap, fmt, quiet):
+def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
     """Tables (and a Markdown or HTML report) for the run in folder RUN.
 
     Round and game win rates with Wilson intervals; the match win
@@ -153,14 +163,21 @@ def report(run_dir, out_file, bootstrap, fmt, quiet):
       scopa-sim report runs/demo --out report.md
       scopa-sim report runs/games --out report.html --format json
     """
-    from ..analysis.report import write_report
+    from ..analysis.report import report_files, write_report
     from ..analysis.views import report_view
     if out_file is not None and out_file.suffix.lower() not in (".md", ".html", ".htm"):
         raise click.BadParameter(f"{str(out_file)!r} must end in .md or .html",
                                  param_hint="--out")
     if out_file is not None:
+        outside_runs(out_file)
         check_writable(out_file)
-    st = _stats(run_dir, quiet, bootstrap)
+    run = _open(run_dir)
+    if out_file is not None and not overwrite:
+        taken = [p for p in report_files(out_file, run.spec) if p.exists() or p.is_symlink()]
+        if taken:
+            raise ValueError(f"{taken[0]} already exists: choose another --out, or pass "
+                             f"--overwrite")
+    st = _stats(run, quiet, bootstrap)
     if out_file is not None:
         files = write_report(st, out_file)
         if not quiet:
@@ -253,16 +270,19 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
     from ..analysis.output import Section
     if out_file is not None:
         charts.check_format(out_file)
+        outside_runs(out_file)
         check_writable(out_file)
     if source is not None and source.suffix.lower() == ".json":
         if kind not in (None, "heatmap"):
             raise click.UsageError(f"{source} is a tournament: its chart is --kind heatmap")
         data = _tournament_json(source)
         jobs = [("heatmap", data, out_file or Path(source.stem + ".png"))]
+        outside_runs(jobs[0][2])
     elif source is None:
         if kind != "heatmap" or not strategies:
             raise click.UsageError("give a RUN folder (or a tournament's JSON), or "
                                    "--kind heatmap --strategies A,B,C to run a tournament")
+        outside_runs(out_file or Path("tournament.png"))
         from ..analysis.duplicate import tournament as run_tournament
         from ..strategies import split_strategies
         names = [str(s) for s in split_strategies(strategies)]
@@ -278,15 +298,21 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
         if kind == "heatmap":
             raise click.UsageError("a heatmap is of a tournament: give its JSON file or "
                                    "--strategies")
-        st = _stats(source, quiet, bootstrap=0,            # no interval needed for charts
-                    values=kind in ("values", "all"))
-        kinds = charts.run_kinds(st) if kind == "all" else [kind or "winrates"]
+        from ..deals import dealt_again
+        run = _open(source)
+        kinds = (charts.spec_kinds(run.spec, dealt_again(run.manifest)) if kind == "all"
+                 else [kind or "winrates"])
         name = Path(source).resolve().name
         if kind == "all":
             base = out_file or Path(f"{name}.png")
-            jobs = [(k, st, base.with_name(f"{base.stem}-{k}{base.suffix}")) for k in kinds]
+            paths = [base.with_name(f"{base.stem}-{k}{base.suffix}") for k in kinds]
         else:
-            jobs = [(kinds[0], st, out_file or Path(f"{name}-{kinds[0]}.png"))]
+            paths = [out_file or Path(f"{name}-{kinds[0]}.png")]
+        for path in paths:
+            outside_runs(path)
+        st = _stats(run, quiet, bootstrap=0,               # no interval needed for charts
+                    values="values" in kinds)
+        jobs = [(k, st, path) for k, path in zip(kinds, paths)]
     files = [str(charts.draw(k, d, p)) for k, d, p in jobs]
     result = {"files": files, "kinds": [k for k, _, _ in jobs]}
 
@@ -375,6 +401,7 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
     from ..analysis.views import odds_view
     if out_file is not None:
         charts.check_format(out_file)
+        outside_runs(out_file)
         check_writable(out_file)
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, "odds") as bar:

@@ -203,3 +203,27 @@ def check_writable(path) -> None:
             pass
     except OSError as e:
         raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def outside_runs(path, itself: bool = True) -> None:
+    """Refuse, before any work, an output inside a scopa-sim run folder
+    (one holding a manifest and a rounds folder): a file there makes the run
+    a folder that is not only a run, a folder there a stray in its tables.
+    The folders above `path` are looked at as written and with links
+    resolved; with `itself`, `path` too."""
+    import os
+    from pathlib import Path
+
+    from ..store import MANIFEST
+    given, path = path, Path(os.path.abspath(Path(path).expanduser()))
+    seen = [*([path] if itself else []), *path.parents]
+    try:
+        real = path.resolve() if itself else path.parent.resolve() / path.name
+        seen += [*([real] if itself else []), *real.parents]
+    except (OSError, RuntimeError):              # a loop of links: the folders as written
+        pass
+    for folder in seen:
+        if (folder / MANIFEST).is_file() and (folder / "rounds").is_dir():
+            raise ValueError(f"{given} is inside the scopa-sim run {folder}: writing there "
+                             f"breaks the run; choose an --out outside it")
+

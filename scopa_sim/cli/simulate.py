@@ -9,8 +9,9 @@ from pathlib import Path
 
 import click
 
-from .options import (Interrupted, cluster_options, note, out, parse_rules, parse_seed,
-                      progress, results, rules_options, seed_option, where, workers_option)
+from .options import (Interrupted, cluster_options, note, out, outside_runs, parse_rules,
+                      parse_seed, progress, results, rules_options, seed_option, where,
+                      workers_option)
 
 DEFAULT_BATCH = 50_000       # = runner.DEFAULT_BATCH (checked by a test; runner is heavy)
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
@@ -41,6 +42,10 @@ def default_out(spec) -> Path:
                    f"(default {DEFAULT_BATCH:,} rounds, {DEFAULT_BATCH // 4:,} games).")
 @click.option("--resume", "resume_dir", type=click.Path(path_type=Path),
               help="Finish an interrupted run in this folder (other run options not allowed).")
+@click.option("--strategy-file", "strategy_files", multiple=True, metavar="TEXT=PATH",
+              help="With --resume: load the run's user strategy TEXT (as the run records it) "
+                   "from the file PATH, checked against the run's sha256 before any of it "
+                   "runs (repeatable). A run's own files are never loaded otherwise.")
 @click.option("--overwrite", is_flag=True,
               help="Replace the run in --out (only a scopa-sim run is ever removed).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
@@ -48,7 +53,7 @@ def default_out(spec) -> Path:
               show_default=True, help="Summary format on stdout.")
 @click.pass_context
 def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out_dir, workers,
-             scheduler, cluster, batch_size, resume_dir, overwrite, quiet, fmt):
+             scheduler, cluster, batch_size, resume_dir, strategy_files, overwrite, quiet, fmt):
     """Simulate rounds or games into a Parquet dataset and print a summary.
 
     \b
@@ -56,6 +61,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
       scopa-sim simulate --rounds 1000000 --strategies random,greedy --seed 1
       scopa-sim simulate --games 10000 --strategies greedy,greedy --rule target=21
       scopa-sim simulate --resume runs/random-vs-greedy-scopa-r1000000-s1
+      scopa-sim simulate --resume runs/mine --strategy-file mine.py:f=mine.py
     """
     from ..executors import executor
     from ..runner import RunSpec, warm_kernels
@@ -66,8 +72,11 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
                  and ctx.get_parameter_source(p.name) == click.core.ParameterSource.COMMANDLINE]
         if given:
             raise click.UsageError(f"--resume takes the run's own settings; drop {', '.join(given)}")
-        run = Run.open(resume_dir, write=True)
+        run = Run.open(resume_dir, write=True,
+                       strategy_files=_strategy_files(resume_dir, strategy_files))
     else:
+        if strategy_files:
+            raise click.UsageError("--strategy-file goes with --resume")
         if rounds is None and games is None:
             raise click.UsageError("say how much to simulate: --rounds N or --games N")
         if rounds is not None and games is not None:
@@ -76,9 +85,11 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
                 else DEFAULT_BATCH if games is None else DEFAULT_BATCH // 4)
         spec = RunSpec.make(rounds, games, strategies, parse_rules(rules_name, rule_options),
                             parse_seed(seed), size)
+        out_dir = out_dir or default_out(spec)
+        outside_runs(out_dir, itself=False)
         run = None
     with executor(workers, scheduler, setup=warm_kernels) as ex:    # reached before any write
-        run = run or Run.create(out_dir or default_out(spec), spec, overwrite=overwrite)
+        run = run or Run.create(out_dir, spec, overwrite=overwrite)
         with run:
             if not quiet:
                 on = scheduler or f"{ex.workers} worker thread(s)"
@@ -88,16 +99,25 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
     print_summary(run, result, fmt)
 
 
-def simulate_part(spec, b: int):
-    """Batch b as part files' bytes and its tally (a batch task: runs on the
-    thread pool or on a Dask worker)."""
+def _strategy_files(root, values) -> dict[str, str]:
+    """--strategy-file TEXT=PATH values, TEXT checked against the run's sources."""
+    if not values:
+        return {}
+    from ..sources import parse_files
+    from ..store import _read_manifest
+    return parse_files(values, _read_manifest(Path(root))[0])
+
+
+def simulate_part(spec, meta: bytes, b: int):
+    """Batch b as part files' bytes (`meta` in their metadata) and its tally
+    (a batch task: runs on the thread pool or on a Dask worker)."""
     from ..analysis.summary import Tally
     from ..runner import batch_columns
     from ..store import encode_batch
     cols = batch_columns(spec, b)
     tally = Tally(spec.rules)
     tally.add(cols)
-    return encode_batch(spec, cols), tally
+    return encode_batch(spec, cols, meta), tally
 
 
 def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
@@ -127,7 +147,8 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
             first = "compiling kernels, first run only" if compiling else ""
             bar_task = bar.add_task("", total=spec.units, completed=done_units, note=first)
             start = time.perf_counter()
-            for b, (part, counts) in stream(simulate_part, (spec,), run.missing_batches(), ex):
+            for b, (part, counts) in stream(simulate_part, (spec, run.meta), run.missing_batches(),
+                                            ex):
                 run.save(b, part)
                 tally.merge(counts)
                 rounds_run += counts.rounds
@@ -153,8 +174,9 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
 
 
 def _saved(spec, run) -> str:
+    from ..store import resume_command
     return (f"{spec.n_batches - run.n_missing:,} of {spec.n_batches:,} batches are saved; "
-            f"finish with: scopa-sim simulate --resume {run.root}")
+            f"finish with: {resume_command(run.root, run.stored)}")
 
 
 def _raise_interrupt(signum, frame):
