@@ -31,13 +31,14 @@ def _intro(st: dict, html_out: bool = False) -> str:
             "interval (Wilson for rates, normal for means).")
 
 
-def report_files(path: str | Path, spec) -> list[Path]:
+def report_files(path: str | Path, spec, values: bool) -> list[Path]:
     """The files a report of a run with this spec writes at `path`: the
-    report, and for Markdown its charts beside it."""
+    report, and for Markdown its charts beside it (`values`: whether the
+    run's deals can be dealt again, so its values chart is drawn)."""
     path = Path(path)
     if path.suffix.lower() != ".md":
         return [path]
-    return [path, *(chart_file(path, kind) for kind in charts.spec_kinds(spec))]
+    return [path, *(chart_file(path, kind) for kind in charts.spec_kinds(spec, values))]
 
 
 def chart_file(path: Path, kind: str) -> Path:

@@ -121,7 +121,8 @@ def test_tournament_table_and_json(tmp_path):
 def test_report_terminal_and_files(runs, tmp_path):
     out = run("report", runs / "g", "-q", "--bootstrap", 20).output
     for title in ("Win rates", "Match win probability", "Points per round by category",
-                  "Scopas per round", "Dealer versus leader", "Rounds per game", "throughput"):
+                  "Scopas per round", "Dealer versus leader", "Rounds per game", "throughput",
+                  "what a card in the first hand is worth"):
         assert title in out
     md = tmp_path / "rep" / "report.md"
     run("report", runs / "r", "--out", md, "-q", "--bootstrap", 0)
@@ -130,7 +131,7 @@ def test_report_terminal_and_files(runs, tmp_path):
     assert (md.parent / "report-margin.png").exists()
     html = tmp_path / "report.html"
     run("report", runs / "g", "--out", html, "-q", "--bootstrap", 0, "--format", "json")
-    assert html.read_text().count("data:image/png;base64,") == 5
+    assert html.read_text().count("data:image/png;base64,") == 6     # with the values chart
     assert not list(tmp_path.glob("report-*.png"))          # HTML is self-contained
 
 
@@ -187,9 +188,10 @@ def test_plot_run_charts(runs, tmp_path):
     assert _size(out) == (800, 500)
     r = json.loads(run("plot", runs / "g", "--kind", "all", "--out", tmp_path / "c" / "g.png",
                        "-q", "--format", "json").output)
-    assert r["kinds"] == ["winrates", "categories", "margin", "convergence", "rounds"]
-    for f in r["files"]:
+    assert r["kinds"] == ["winrates", "categories", "margin", "convergence", "rounds", "values"]
+    for f in r["files"][:-1]:
         assert _size(f) == (800, 500)
+    assert _size(r["files"][-1]) == (800, 625)                 # the heat map over a histogram
     svg = tmp_path / "w.svg"
     run("plot", runs / "g", "--out", svg, "-q")
     assert "<svg" in svg.read_text()

@@ -173,7 +173,9 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
         check_writable(out_file)
     run = _open(run_dir)
     if out_file is not None and not overwrite:
-        taken = [p for p in report_files(out_file, run.spec) if p.exists() or p.is_symlink()]
+        from ..deals import dealt_again
+        taken = [p for p in report_files(out_file, run.spec, dealt_again(run.manifest))
+                 if p.exists() or p.is_symlink()]
         if taken:
             raise ValueError(f"{taken[0]} already exists: choose another --out, or pass "
                              f"--overwrite")
