@@ -212,7 +212,7 @@ def values(data: dict):
     im = ax.imshow(m, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
     for i in range(4):
         for j in range(10):
-            ax.text(j, i, f"{m[i, j]:+.2f}\n±{half[i, j]:.2f}", ha="center", va="center",
+            ax.text(j, i, f"{m[i, j]:+.2f}\n±{half[i, j]:.3f}", ha="center", va="center",
                     fontsize=7, color="white" if abs(m[i, j]) > 0.6 * lim else "black")
     ax.set_xticks(range(10), RANK_NAMES)
     ax.set_yticks(range(4), SUIT_NAMES)
@@ -223,9 +223,10 @@ def values(data: dict):
     w = data["hand_worth"]
     edges = w["low"] + w["bin"] * np.arange(len(w["counts"]))
     hx.bar(edges, w["counts"], width=w["bin"], align="edge", color="#4C72B0")
-    mean = w["mean"]
-    hx.axvline(mean["mean"], color="black", linestyle="--",
-               label=f"mean {mean['mean']:+.3f} [{mean['low']:+.3f}, {mean['high']:+.3f}]")
+    for q, style in (("0.05", ":"), ("0.5", "--"), ("0.95", ":")):
+        hx.axvline(w["quantiles"][q], color="black", linestyle=style,
+                   label=f"{float(q):.0%} of hands: worth at most {w['quantiles'][q]:+.2f}")
+    hx.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{y:,.0f}"))
     hx.set_xlabel("a first hand's worth: the sum of its cards' values (points per round)")
     hx.set_ylabel("first hands")
     hx.legend(loc="upper right", fontsize=8)
