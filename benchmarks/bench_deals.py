@@ -8,7 +8,6 @@ it; the ask is `scopa-sim ask RUN "winner == 0" --given "'7d' in hand_0"` in
 a fresh process, best of 2.
 """
 import argparse
-import resource
 import subprocess
 import sys
 import time
@@ -34,12 +33,22 @@ def kernel_rate(n: int) -> float:
     return best
 
 
+MEASURE = """
+import resource, subprocess, sys, time
+t = time.perf_counter()
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+"""
+
+
 def ask(run: Path) -> tuple[float, float]:
-    """Wall seconds and peak resident MiB of the ask, in a fresh process."""
-    t = time.perf_counter()
-    subprocess.run([*CLI, "ask", str(run), "winner == 0", "--given", "'7d' in hand_0"],
-                   check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    """Wall seconds and peak resident MiB of the ask, in a fresh process (a
+    process between, so no earlier child counts in the peak)."""
+    done = subprocess.run([sys.executable, "-c", MEASURE, *CLI, "ask", str(run), "winner == 0",
+                           "--given", "'7d' in hand_0"], check=True, capture_output=True,
+                          text=True)
+    seconds, mib = map(float, done.stdout.split())
+    return seconds, mib
 
 
 def main():

@@ -2,8 +2,11 @@
 
 A round's deck is a function of (seed, unit, round) (`rng`, `round.deal_deck`),
 so what each seat was dealt can be computed for any row of a run without
-replaying its play, by the engine's own dealing (`position.start_round`,
-`position.deal`). Arrays and scalars in, arrays out; card sets are uint64::
+replaying its play: the table first, then deals of `R_HAND` cards to each
+seat, one card at a time from the leader, as `position.start_round` and
+`position.deal` deal them (tests/test_deals.py checks the two against the
+cards played). Arrays and scalars in, arrays out; card sets are uint64
+(the caller zeroes `hands`, `dealt` and `tables`)::
 
     units, numbers, dealers   int64[rows]: each row's unit (round, or game),
                               round within its game (0 for rounds) and dealer
@@ -13,28 +16,29 @@ replaying its play, by the engine's own dealing (`position.start_round`,
 """
 import numpy as np
 
+import numpy as np
+
 from ._jit import outlined
-from .bits import ZERO
-from .layout import N_CARDS, R_PLAYERS, R_REFILL
-from .position import DECK, HAND, TABLE, deal, start_round
+from .bits import ONE
+from .layout import N_CARDS, R_HAND, R_PLAYERS, R_REFILL, R_TABLE
 from .round import deal_deck
 
 
 @outlined
-def deal_sets(seed, units, numbers, dealers, rules, hands, dealt, tables, deck, rng, pos):
+def deal_sets(seed, units, numbers, dealers, rules, hands, dealt, tables, deck, rng):
     """Fill hands, dealt and tables for every row (scratch: deck int64[40],
-    rng uint64[1], pos uint64[POS_SIZE])."""
-    n = rules[R_PLAYERS]
+    rng uint64[1])."""
+    n, size, table_size = rules[R_PLAYERS], rules[R_HAND] * rules[R_PLAYERS], rules[R_TABLE]
+    end = N_CARDS if rules[R_REFILL] else table_size + size
     for row in range(units.shape[0]):
         deal_deck(seed, units[row], numbers[row], deck, rng)
-        start_round(pos, deck, dealers[row], rules)
-        tables[row] = pos[TABLE]
-        for s in range(n):
-            hands[row, s] = pos[HAND + s]
-            dealt[row, s] = pos[HAND + s]
-        while rules[R_REFILL] and pos[DECK] < N_CARDS:
-            for s in range(n):
-                pos[HAND + s] = ZERO
-            deal(pos, deck, rules)
-            for s in range(n):
-                dealt[row, s] |= pos[HAND + s]
+        for i in range(table_size):
+            tables[row] |= ONE << np.uint64(deck[i])
+        seat = dealers[row] + 1 if dealers[row] + 1 < n else 0     # the leader first
+        first = table_size + size                                   # past the first hands
+        for at in range(table_size, end):
+            card = ONE << np.uint64(deck[at])
+            dealt[row, seat] |= card
+            if at < first:
+                hands[row, seat] |= card
+            seat = seat + 1 if seat + 1 < n else 0     # a deal goes round whole: no reset

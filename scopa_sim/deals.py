@@ -18,7 +18,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from . import kernels
-from .kernels.position import POS_SIZE
 from .rules import Rules, packed
 
 STREAMS_FORMAT = 2        # runs of an older store format were dealt from other streams
@@ -59,8 +58,7 @@ def deal_columns(rules: Rules, seed: int, units, numbers=None,
     def part(lo, hi):
         kernels.deals.deal_sets(seed, units[lo:hi], numbers[lo:hi], dealers[lo:hi],
                                 rule_vector, hands[lo:hi], dealt[lo:hi], tables[lo:hi],
-                                np.zeros(40, np.int64), np.zeros(1, np.uint64),
-                                np.zeros(POS_SIZE, np.uint64))
+                                np.zeros(40, np.int64), np.zeros(1, np.uint64))
     threads = threads or (min(os.cpu_count() or 1, 8) if rows >= 100_000 else 1)
     cuts = np.linspace(0, rows, threads + 1).astype(int)
     if threads == 1:
