@@ -17,7 +17,7 @@ _WHERE = {"advise": "advice", "advise_round": "advice",
           "card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
           "Game": "engine", "Round": "engine", "legal_captures": "engine", "legal_moves": "engine",
           "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "trace_round": "runner",
-          "trace_game": "runner", "deal_columns": "deals",
+          "trace_game": "runner", "deal_columns": "deals", "deck_of": "runner",
           "STRATEGIES": "strategies", "parse_strategy": "strategies", "params": "user",
           "Observation": "observation", "StrategyError": "play"}
 __all__ = sorted(_WHERE)

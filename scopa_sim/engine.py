@@ -23,6 +23,8 @@ from .kernels import layout as L, position as P
 from .rules import Rules, packed
 
 Move = tuple[int, tuple[int, ...]]
+DECK_HINT = ("a deck is the 40 cards in dealing order, e.g. scopa_sim.deck_of(seed, index), "
+             "round index's deck in a run with that seed")
 OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
 _RNG, _WORK, _CARDS, _TAKES, _SEARCH, _USERS = 0, 3, 4, 5, 9, 10   # in kernels.scratch()
 _THREAD = threading.local()
@@ -160,9 +162,12 @@ class Round:
     def __init__(self, rules: str | Rules = "scopa", deck: str | Iterable[Card] | None = None,
                  dealer: int = 0):
         self.rules = Rules.resolve(rules)
-        deck = parse_cards(deck) if deck is not None else list(range(40))
-        if sorted(deck) != list(range(40)):
-            raise ValueError(f"a deck order lists all 40 cards once (got {len(deck)})")
+        try:
+            deck = parse_cards(deck) if deck is not None else list(range(40))
+            if sorted(deck) != list(range(40)):
+                raise ValueError(f"a deck order lists all 40 cards once (got {len(deck)})")
+        except ValueError as e:
+            raise ValueError(f"{e}; {DECK_HINT}") from None
         dealer = _seat("dealer", dealer, self.rules.players)
         self.deck_order = list(deck)           # the round as dealt (None from a position)
         pos, order = np.zeros(P.POS_SIZE, np.uint64), np.array(deck, np.int64)

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import schema
+from .cards import names
 from .checks import MAX_SEED, SEED_SPAN, whole
 from .engine import Game, Round
 from .executors import executor, stream
@@ -186,6 +187,22 @@ def _replay(game, log) -> None:
         if seat != turn:
             raise AssertionError(f"kernel played seat {seat} out of turn (expected {turn})")
         game.play(int(card), [c for c in range(40) if int(take) >> c & 1])
+
+
+def deck_of(seed: int, index: int, number: int = 0) -> str:
+    """The deck of round `index` of a rounds run with this seed, as the run
+    dealt it (`deals.deck`): the 40 cards in dealing order (the table's
+    first), written out, for `Round(deck=...)`. Round i is dealt by seat i % players, and its deck
+    is the same whatever the strategies and rules (docs/ENGINE.md). With
+    `number`: round `number` (from 0) of game `index` of a run of games.
+
+        >>> rnd = Round(deck=deck_of(seed=1, index=3), dealer=3 % 2)
+    """
+    seed = whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
+    index = whole(index, "round index", 0, MAX_UNITS - 1)
+    number = whole(number, "round number", 0, MAX_UNITS - 1)
+    from .deals import deck
+    return names(deck(seed, index, number))
 
 
 def trace_round(seed: int, index: int, strategies=("random", "greedy"),

@@ -157,3 +157,30 @@ def test_the_analyses_are_public_names():
     assert t["strategies"] == ["random", "greedy"] and t["margin"][1][0] > 0
     o = scopa_sim.odds(score="10-0", rounds=2_000, bootstrap=20)
     assert 0.9 < o["win_low"] <= o["win"] <= o["win_high"] <= 1
+
+
+# ---- issue 28: what a new user trips on ----------------------------------------------
+def test_deck_of_gives_the_deck_a_run_dealt_and_round_deals_it():
+    """A deck string for `Round(deck=...)`: round i of a run, as the run dealt it."""
+    for seed, index in [(1, 3), (2**64 - 1, 0), (7, 10**6)]:
+        deck = scopa_sim.deck_of(seed=seed, index=index)
+        assert isinstance(deck, str) and sorted(parse_cards(deck)) == list(range(40))
+        if index < 10:
+            traced = scopa_sim.trace_round(seed, index)
+            assert parse_cards(deck) == traced.deck_order
+            replay = scopa_sim.Round(deck=deck, dealer=index % 2)
+            for _, card, take in traced.moves:
+                replay.play(card, take)
+            assert replay.result() == traced.result()
+    # a game's round 0 is dealt as the rounds run's round of that index; later rounds differ
+    assert scopa_sim.deck_of(5, 2, number=0) == scopa_sim.deck_of(5, 2)
+    assert scopa_sim.deck_of(5, 2, number=1) != scopa_sim.deck_of(5, 2)
+    for bad in (dict(seed=-1, index=0), dict(seed=1, index=-1), dict(seed=1, index=0, number=1.5)):
+        with pytest.raises(ValueError, match="must be"):
+            scopa_sim.deck_of(**bad)
+
+
+@pytest.mark.parametrize("deck", ["...40 cards...", "7d 2c", list(range(39))])
+def test_a_bad_deck_says_how_to_get_one(deck):
+    with pytest.raises(ValueError, match=r"40 cards in dealing order, e\.g\. scopa_sim\.deck_of"):
+        scopa_sim.Round(deck=deck)
