@@ -175,6 +175,26 @@ def test_ask_errors_list_the_columns(runs, capsys):
                                           "games")
 
 
+def test_an_event_or_condition_starting_with_minus_is_an_expression(runs, capsys):
+    """Issue 28: "-(margin) > 2" was taken for an option ('No such option -('), and
+    `--` before it turned the options after it into extra arguments."""
+    def asked(*args):
+        return json.loads(run("ask", *args, "--format", "json").output)
+    plain = asked(runs / "r", "margin < -2", "--given", "dealer == 0")
+    for args in [(runs / "r", "-(margin) > 2", "--given", "dealer == 0"),
+                 ("--given", "dealer == 0", runs / "r", "-(margin) > 2"),
+                 (runs / "r", "--given=dealer == 0", "-(margin) > 2"),
+                 (runs / "r", "--", "-(margin) > 2", "--given", "dealer == 0")]:
+        r = asked(*args)
+        assert r["event"] == "-(margin) > 2" and (r["k"], r["n"]) == (plain["k"], plain["n"])
+    r = asked(runs / "r", "-margin", "--given", "-(margin) < 3", "--table", "rounds")
+    assert r["kind"] == "mean" and r["given"] == "-(margin) < 3"
+    # real options are still options, and a missing value is still an error
+    assert "No such option" in error_line(capsys, "ask", runs / "r", "-margin", "--bogus")
+    assert "requires an argument" in error_line(capsys, "ask", runs / "r", "-margin", "--given")
+    assert "Usage:" in run("ask", runs / "r", "-margin", "-h").output
+
+
 # ---- plot ----------------------------------------------------------------------
 def _size(path):
     from PIL import Image

@@ -4,6 +4,7 @@ table|json|csv`), progress to stderr."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import click
@@ -188,7 +189,36 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
 
 
 # ---- ask -----------------------------------------------------------------------
-@click.command()
+class _DashArguments(click.Command):
+    """A command whose arguments may start with `-`, as an EVENT such as
+    "-(margin) > 2" does: a word that starts with `-` but is neither one of
+    the command's options nor written like one (`--name`, `--name=value`) is
+    an argument, wherever it stands. `--` marks only the word after it as an
+    argument, so options after it still work."""
+
+    def parse_args(self, ctx, args):
+        params = self.get_params(ctx)
+        names = {o for p in params for o in p.opts + p.secondary_opts}
+        valued = {o for p in params if isinstance(p, click.Option) and not p.is_flag
+                  and not p.count for o in p.opts}
+        options, words, rest = [], [], list(args)
+        while rest:
+            word = rest.pop(0)
+            if word == "--" and rest:
+                words.append(rest.pop(0))
+            elif word in names or re.fullmatch(r"--[A-Za-z][\w-]*(=.*)?", word):
+                options.append(word)
+                if word in valued:
+                    if not rest:
+                        raise click.BadOptionUsage(word, f"Option '{word}' requires an argument.",
+                                                   ctx)
+                    options.append(rest.pop(0))
+            else:                        # RUN, EVENT: "-(margin) > 2" too
+                words.append(word)
+        return super().parse_args(ctx, options + ["--"] + words)
+
+
+@click.command(cls=_DashArguments)
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
 @click.argument("event")
 @click.option("--given", metavar="CONDITION", help="Only the rows where this holds.")
@@ -214,7 +244,7 @@ def ask(run_dir, event, given, table, fmt):
     max, round, floor, sqrt. A division by zero or a result beyond 64 bits in
     any row is an error: leave those rows out with --given. Anything else
     (attributes, subscripts, other calls, lambdas, ...) is refused before any
-    data is read.
+    data is read. An EVENT or CONDITION may start with -, written as it is.
 
     \b
     Examples:
@@ -228,6 +258,8 @@ def ask(run_dir, event, given, table, fmt):
       scopa-sim ask runs/demo "scopas_0 + scopas_1 >= 2"
       # how often does greedy, in seat 1, win a round by 3 points or more?
       scopa-sim ask runs/demo "margin <= -3" --given "strategy_1 == 'greedy'"
+      # the same, an EVENT starting with -
+      scopa-sim ask runs/demo "-margin >= 3" --given "strategy_1 == 'greedy'"
     """
     from ..analysis.query import ask as run_ask
     from ..analysis.views import ask_view
