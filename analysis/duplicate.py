@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..checks import seed_or_fresh
 from ..executors import executor, stream
 from ..rules import Rules
 from ..runner import RunSpec, columns, run_batch
@@ -126,7 +127,7 @@ class Comparison:
         return out
 
 
-def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
+def compare(a, b, rules="scopa", seed: int | None = None, deals: int | None = None,
             until_halfwidth: float | None = None, games: bool = False,
             max_deals: int = DEFAULT_MAX_DEALS, batch_size: int | None = None,
             workers: int | None = None, scheduler=None,
@@ -135,11 +136,13 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
     `games`): `deals` pairs, or batches until the paired 95% halfwidth of
     the headline estimate (margin per round; match win rate with games) is
     at most `until_halfwidth`, or `max_deals` is reached. Batches run on
-    `workers` threads or a Dask cluster (`scheduler`, as for `simulate`)."""
+    `workers` threads or a Dask cluster (`scheduler`, as for `simulate`).
+    Without a `seed` a fresh one is drawn (the result's "seed")."""
     if deals is not None and until_halfwidth is not None:
         raise ValueError("give either a number of deals or a halfwidth to reach, not both")
     if until_halfwidth is not None and not 0 < until_halfwidth < float("inf"):
         raise ValueError(f"the halfwidth to reach must be a positive number, not {until_halfwidth}")
+    seed = seed_or_fresh(seed)
     units = (DEFAULT_DEALS if until_halfwidth is None else max_deals) if deals is None else deals
     size = batch_size or (GAMES_PER_BATCH if games else DEALS_PER_BATCH)
     sa, sb = parse_strategy(a), parse_strategy(b)         # also functions (user strategies)
@@ -166,20 +169,22 @@ def compare(a, b, rules="scopa", seed: int = 0, deals: int | None = None,
     return out
 
 
-def tournament(strategies: Sequence[str], rules="scopa", seed: int = 0,
+def tournament(strategies: Sequence[str], rules="scopa", seed: int | None = None,
                deals: int = 20_000, games: bool = False, batch_size: int | None = None,
                workers: int | None = None, scheduler=None,
                progress: Callable[[int, int, Comparison], None] | None = None) -> dict:
     """A round robin of duplicate comparisons, every pair on the same decks:
     the matrix of margins per round (row minus column) with 95% intervals,
     and Bradley-Terry ratings from round wins (a draw counts half; with
-    `games`, from games won) with Hessian intervals, also on an Elo scale."""
+    `games`, from games won) with Hessian intervals, also on an Elo scale.
+    Without a `seed` a fresh one is drawn (the result's "seed")."""
     parsed = [parse_strategy(s) for s in strategies]
     names = [str(s) for s in parsed]
     if len(names) < 2:
         raise ValueError("a tournament needs at least two strategies")
     if len(set(names)) < len(names):
         raise ValueError(f"strategies must differ: {', '.join(names)}")
+    seed = seed_or_fresh(seed)
     k = len(names)
     margin = np.full((k, k), np.nan)
     low, high = margin.copy(), margin.copy()

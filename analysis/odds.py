@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..checks import below_target, mine_theirs, whole
+from ..checks import below_target, mine_theirs, seed_or_fresh, whole
 from ..rules import Rules
 from ..runner import simulate
 from ..strategies import split_strategies
@@ -31,14 +31,15 @@ def parse_score(text: str, rules: Rules) -> tuple[int, int]:
 
 
 def odds(strategies=("counter", "counter"), rules="scopa", score=None, dealer=None,
-         seed: int = 0, rounds: int = 200_000, bootstrap: int = 200, workers=None,
+         seed: int | None = None, rounds: int = 200_000, bootstrap: int = 200, workers=None,
          scheduler=None, progress=None, bootstrap_progress=None) -> dict:
     """P(side 0 wins) from every score below the target (and from `score`,
     if given), with the next round dealt by `dealer` (a seat) or averaged
     over the seats; 95% intervals from `bootstrap` multinomial resamplings
     of the simulated rounds (`bootstrap_progress(k)` after each k). The
     target is at most MAX_TARGET: the chain has target² cells, solved once
-    per resampling."""
+    per resampling. Without a `seed` a fresh one is drawn (the result's
+    "seed")."""
     rules = Rules.resolve(rules)
     if isinstance(strategies, str):
         strategies = split_strategies(strategies)
@@ -55,6 +56,7 @@ def odds(strategies=("counter", "counter"), rules="scopa", score=None, dealer=No
     if dealer is not None:
         whole(dealer, "dealer", 0, rules.players - 1, f"a seat 0..{rules.players - 1}")
     at = parse_score(score, rules) if score is not None else None
+    seed = seed_or_fresh(seed)
     counts = simulated_counts(strategies, rules, seed, rounds, workers, scheduler, progress)
     if (counts.sum((1, 2)) == 0).any():
         raise ValueError(f"{rounds:,} rounds are too few: some seat never dealt")

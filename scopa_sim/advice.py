@@ -58,7 +58,7 @@ import pandas as pd
 
 from . import kernels
 from .cards import Card, card_name, card_with_alias, cards_of, mask_of, names, parse_cards
-from .checks import MAX_SEED, SEED_SPAN, below_target, mine_theirs, whole
+from .checks import below_target, mine_theirs, seed_or_fresh, whole
 from .executors import executor, stream
 from .kernels import ids, layout as L, position as P
 from .kernels.batch import call
@@ -381,8 +381,8 @@ def _win_game(points, side, score, rules: Rules, next_dealer: int, strategy: Str
 # ---- the evaluation -------------------------------------------------------------------
 def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=None,
              strategy=DEFAULT_STRATEGY, rollouts: int = DEFAULT_ROLLOUTS,
-             until_halfwidth: float | None = None, early_stop: bool = True, seed: int = 0,
-             workers: int | None = 1, scheduler=None, batch: int = BATCH,
+             until_halfwidth: float | None = None, early_stop: bool = True,
+             seed: int | None = None, workers: int | None = 1, scheduler=None, batch: int = BATCH,
              progress: Callable[[int], None] | None = None) -> dict:
     """Every legal move of `seat` (to play) in a checked kernel position:
     the result as plain data ("moves": records best first, see COLUMNS;
@@ -392,7 +392,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
         raise ValueError(f"advise plays its rollouts in the kernel, with a fast strategy "
                          f"({', '.join(ids.NAMES[i] for i in ids.FAST)}) or a jitted one "
                          f"of yours, not {s.name}")
-    seed = whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
+    seed = seed_or_fresh(seed)
     rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,
                      f"a whole number 2..{MAX_ROLLOUTS:,}")
     batch = whole(batch, "batch", 1, 1_000_000)
@@ -494,7 +494,7 @@ def advise(hand: str | Iterable[Card], table: str | Iterable[Card] = (),
            scopas: str | Sequence[int] | None = None, last: str | None = None,
            rules: str | Rules = "scopa", strategy=DEFAULT_STRATEGY,
            rollouts: int = DEFAULT_ROLLOUTS, until_halfwidth: float | None = None,
-           early_stop: bool = True, seed: int = 0, workers: int = 1, scheduler=None,
+           early_stop: bool = True, seed: int | None = None, workers: int = 1, scheduler=None,
            progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Every legal move of the seat to play, best first (one row each; the
     columns are `COLUMNS`, the win_game ones only with a `score`); `df.attrs`
@@ -507,7 +507,8 @@ def advise(hand: str | Iterable[Card], table: str | Iterable[Card] = (),
     ("mine"/"theirs"; default: the only side with a pile); see
     `build_position`. `score` ("5-7", mine first) is the game score before
     this round. Rollouts: at most `rollouts`, stopping early (module
-    docstring) unless `early_stop` is false; `seed` fixes every number;
+    docstring) unless `early_stop` is false; `seed` fixes every number
+    (without one a fresh seed is drawn: `df.attrs["seed"]`);
     `workers` threads, or `scheduler` (a Dask address, "local:N", a Client).
     """
     rules = Rules.resolve(rules)
@@ -519,7 +520,7 @@ def advise(hand: str | Iterable[Card], table: str | Iterable[Card] = (),
 
 def advise_round(game, score: str | Sequence[int] | None = None, strategy=DEFAULT_STRATEGY,
                  rollouts: int = DEFAULT_ROLLOUTS, until_halfwidth: float | None = None,
-                 early_stop: bool = True, seed: int = 0, workers: int = 1,
+                 early_stop: bool = True, seed: int | None = None, workers: int = 1,
                  scheduler=None) -> pd.DataFrame:
     """`advise` for the seat to play in a `Round` or `Game` being stepped,
     seeing what that seat sees (the other hands and the deck are dealt

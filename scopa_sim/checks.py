@@ -18,6 +18,17 @@ def whole(value, name: str, low: int, high: int, span: str | None = None) -> int
     return int(value)
 
 
+def seed_or_fresh(seed) -> int:
+    """`seed` checked (0..2**64-1); None draws a fresh one (63 random bits),
+    as the command line does without --seed. Every entry point that takes a
+    seed returns the one it used (a result's "seed", a DataFrame's
+    `attrs["seed"]`), so a run without one can be repeated."""
+    if seed is None:
+        import secrets
+        return secrets.randbits(63)
+    return whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
+
+
 def below_target(score: tuple[int, int], target: int, untaken: str) -> tuple[int, int]:
     """A game score (mine, theirs) as it is if both are below the target;
     else a ValueError (that game is over, or plays on from a tie, which

@@ -15,7 +15,7 @@ import pandas as pd
 
 from . import schema
 from .cards import names
-from .checks import MAX_SEED, SEED_SPAN, whole
+from .checks import MAX_SEED, SEED_SPAN, seed_or_fresh, whole
 from .engine import Game, Round
 from .executors import executor, stream
 from .kernels import layout as L
@@ -124,8 +124,8 @@ def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
 
 
 def simulate(rounds: int | None = None, games: int | None = None,
-             strategies=("random", "greedy"), rules: str | Rules = "scopa", seed: int = 0,
-             workers: int = 1, batch_size: int = DEFAULT_BATCH,
+             strategies=("random", "greedy"), rules: str | Rules = "scopa",
+             seed: int | None = None, workers: int = 1, batch_size: int = DEFAULT_BATCH,
              progress: Callable[[int], None] | None = None, scheduler=None,
              deals: bool = False) -> pd.DataFrame:
     """Simulate `rounds` rounds (or `games` games) and return one row per round
@@ -137,9 +137,10 @@ def simulate(rounds: int | None = None, games: int | None = None,
     Batches run on `workers` threads, or on a Dask cluster (`scheduler`: an
     address tcp://HOST:PORT, "local:N" for N local worker processes, or a
     `distributed.Client`). The same seed gives the same rows for any
-    `workers`, `batch_size` and scheduler.
+    `workers`, `batch_size` and scheduler; without one a fresh seed is drawn.
+    The seed is in `df.attrs["seed"]`.
     """
-    spec = RunSpec.make(rounds, games, strategies, rules, seed, batch_size)
+    spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size)
     workers = whole(workers, "workers", 1, 1024)
     parts = []
     with executor(workers, scheduler, setup=warm_kernels) as ex:
@@ -151,7 +152,9 @@ def simulate(rounds: int | None = None, games: int | None = None,
     if deals:
         from .deals import for_rows
         columns.update(for_rows(spec.rules, spec.seed, spec.games, columns))
-    return pd.DataFrame(columns, copy=False)            # one copy of each column, no more
+    df = pd.DataFrame(columns, copy=False)              # one copy of each column, no more
+    df.attrs["seed"] = spec.seed
+    return df
 
 
 def trace_game(seed: int, index: int, strategies=("random", "greedy"),

@@ -1,4 +1,6 @@
 """The Python face: notation, rules validation, strategies, simulate."""
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -184,3 +186,29 @@ def test_deck_of_gives_the_deck_a_run_dealt_and_round_deals_it():
 def test_a_bad_deck_says_how_to_get_one(deck):
     with pytest.raises(ValueError, match=r"40 cards in dealing order, e\.g\. scopa_sim\.deck_of"):
         scopa_sim.Round(deck=deck)
+
+
+def test_without_a_seed_python_draws_a_fresh_one_and_returns_it_as_the_cli_does():
+    """Issue 28: compare, tournament and odds (and simulate, advise) used seed 0
+    when none was given, while the command line draws a fresh one and prints it."""
+    calls = {
+        "simulate": (lambda **kw: scopa_sim.simulate(rounds=50, **kw), lambda r: r.attrs["seed"]),
+        "compare": (lambda **kw: scopa_sim.compare("greedy", "random", deals=20, **kw),
+                    lambda r: r["seed"]),
+        "tournament": (lambda **kw: scopa_sim.tournament(["random", "greedy"], deals=20, **kw),
+                       lambda r: r["seed"]),
+        "odds": (lambda **kw: scopa_sim.odds(("random", "greedy"), rounds=400, bootstrap=5,
+                                             **kw), lambda r: r["seed"]),
+        "advise": (lambda **kw: scopa_sim.advise(hand="7d 7h As", table="2c 4h 5s Qd",
+                                                 rollouts=100, early_stop=False, **kw),
+                   lambda r: r.attrs["seed"])}
+    for name, (call, seed_of) in calls.items():
+        first, second = call(), call()
+        seed = seed_of(first)
+        assert isinstance(seed, int) and 0 <= seed < 2**64, name
+        assert seed != seed_of(second), name             # two fresh draws of 63 bits
+        again = call(seed=seed)                          # the seed returned repeats the run
+        if isinstance(first, pd.DataFrame):
+            pd.testing.assert_frame_equal(again, first)
+        else:                                            # (as text: nan == nan)
+            assert json.dumps(again) == json.dumps(first), name
