@@ -186,6 +186,20 @@ def test_resume_of_a_finished_run_changes_no_part(finished_run, tmp_path):
     assert parts(root) == before and manifest(root)["finished"] is True
 
 
+def test_resume_of_a_finished_run_says_it_is_complete_and_shows_its_summary(finished_run,
+                                                                            tmp_path):
+    """Issue 28: it printed '0 simulated in 0.00 s (0 rounds/s)'."""
+    fresh = json.loads(cli("simulate", "--resume", finished_run, "-q", "--format", "json").stdout)
+    assert fresh["already_complete"] is True and fresh["rounds"] == 4_000
+    out = cli("simulate", "--resume", finished_run, "--quiet").stdout
+    assert "already complete" in out and "round win rate" in out and "4,000 rounds" in out
+    assert "0 simulated" not in out and "rounds/s" not in out
+    first = json.loads(cli("simulate", "--out", tmp_path / "again", "--rounds", 4_000,
+                           "--batch-size", 1_000, "--seed", 3, "-q", "--format", "json").stdout)
+    assert first["already_complete"] is False
+    assert first["sides"] == fresh["sides"]                     # the summary is the run's
+
+
 def test_overwrite_replaces_the_whole_run(tmp_path):
     simulate(tmp_path / "run", "--rounds", 8_000, "--batch-size", 1_000, "--seed", 1)
     simulate(tmp_path / "run", "--rounds", 3_000, "--batch-size", 1_000, "--seed", 2,

@@ -134,6 +134,7 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     run.clean_temporaries()
     tally = Tally(spec.rules)
     was_finished = run.manifest.get("finished") and run.n_missing == 0
+    complete = run.n_missing == 0                      # nothing to simulate: only summed up
     done_units = 0
     for b, df in run.batches():                        # resumed: count what is on disk
         tally.add(df)
@@ -168,7 +169,7 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
         run.finish(elapsed, workers)
     summary = tally.result()
     summary.update(unit="games" if spec.games else "rounds", seconds=elapsed,
-                   rounds_run=rounds_run,
+                   rounds_run=rounds_run, already_complete=complete,
                    rounds_per_second=rounds_run / elapsed if elapsed > 0 else float("nan"))
     return summary
 
@@ -206,8 +207,10 @@ def print_summary(run, s: dict, fmt: str) -> None:
                    file=results())
         return
     head = (f"{s['rounds']:,} rounds" + (f" in {s['games']:,} games" if "games" in s else "")
-            + f"; {s['rounds_run']:,} simulated in {s['seconds']:.2f} s "
-            f"({s['rounds_per_second']:,.0f} rounds/s); seed {spec.seed}")
+            + ("; the run was already complete: nothing simulated, the summary is of its rounds on disk"
+               if s.get("already_complete") else
+               f"; {s['rounds_run']:,} simulated in {s['seconds']:.2f} s "
+               f"({s['rounds_per_second']:,.0f} rounds/s)") + f"; seed {spec.seed}")
     table = Table(title=f"{spec.rules.name}: " + " vs ".join(labels))
     table.add_column("")
     for t, label in enumerate(labels):
