@@ -13,6 +13,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib import ticker  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
 
 from .stats import mean_from_sums  # noqa: E402
 
@@ -177,15 +178,26 @@ def heatmap(tour: dict):
 
 
 def odds(data: dict):
-    """P(side 0 wins the game) from every score below the target (`odds`)."""
+    """P(side 0 wins the game) from every score below the target (`odds`),
+    the cells stretched to fill the canvas; the score asked about, if any,
+    framed and named in the legend with its interval."""
     t = np.array(data["table"], dtype=float)
     fig, ax = plt.subplots(figsize=SIZE, dpi=DPI, layout="constrained")
-    im = ax.imshow(t, cmap="RdBu", vmin=0, vmax=1, origin="lower")
+    im = ax.imshow(t, cmap="RdBu", vmin=0, vmax=1, origin="lower", aspect="auto")
     if len(t) <= 21:
         for i in range(len(t)):
             for j in range(len(t)):
                 ax.text(j, i, f"{t[i, j]:.2f}", ha="center", va="center", fontsize=7,
                         color="white" if abs(t[i, j] - 0.5) > 0.3 else "black")
+    for axis in (ax.xaxis, ax.yaxis):                # every score, or whole ones
+        axis.set_major_locator(ticker.MultipleLocator(1) if len(t) <= 21
+                               else ticker.MaxNLocator(integer=True))
+    if data.get("score") is not None:
+        mine, theirs = data["score"]
+        ax.add_patch(Rectangle((theirs - 0.5, mine - 0.5), 1, 1, fill=False, lw=2.5,
+                               ec="black", label=f"from {mine}-{theirs}: {data['win']:.3f} "
+                               f"[{data['win_low']:.3f}, {data['win_high']:.3f}] (95%)"))
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.1), frameon=False)
     ax.set_xlabel("side 1's score (theirs)")
     ax.set_ylabel("side 0's score (mine)")
     who = " vs ".join(data["strategies"])

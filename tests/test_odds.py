@@ -116,3 +116,53 @@ def test_odds_beyond_its_ceiling_is_one_line_at_once(args, needles):
     line = result.stderr.strip()
     assert "\n" not in line and line.startswith(("error: odds", "error: --bootstrap"))
     assert all(n in line for n in needles), line
+
+
+def test_odds_out_says_where_it_wrote(tmp_path):
+    """Issue 28: report and plot say where they wrote, odds --out did not."""
+    out = tmp_path / "odds.png"
+    result = CliRunner().invoke(main, ["odds", "--strategies", "random,random", "--rounds", "2000",
+                                       "--bootstrap", "5", "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert f"wrote {out}" in result.stderr and out.stat().st_size > 1000
+
+
+def _odds_data(score=None) -> dict:
+    """An odds result as `odds` returns it (a made-up table: no simulation)."""
+    n = 11
+    t = [[0.5 + (i - j) / 25 for j in range(n)] for i in range(n)]
+    data = {"rules": "scopa", "target": n, "strategies": ["a", "b"], "seed": 1, "rounds": 1000,
+            "dealer": None, "bootstrap": 5, "table": t,
+            "low": [[v - 0.01 for v in row] for row in t],
+            "high": [[v + 0.01 for v in row] for row in t]}
+    if score:
+        data.update(score=list(score), win=t[score[0]][score[1]], win_low=0.4, win_high=0.5)
+    return data
+
+
+def test_the_odds_chart_frames_the_asked_score_and_fills_the_canvas():
+    """Issue 28: the heat map did not mark the score asked about, and its square
+    cells left the left third of the canvas empty."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    from scopa_sim.analysis import charts
+    fig = charts.odds(_odds_data(score=(7, 9)))
+    try:
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        frames = [p for p in ax.patches if isinstance(p, Rectangle)]
+        assert [(f.get_x(), f.get_y(), f.get_width(), f.get_height()) for f in frames] == \
+            [(9 - 0.5, 7 - 0.5, 1, 1)]                   # column: theirs, row: mine
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert len(legend) == 1 and legend[0].startswith("from 7-9: ")
+        assert ax.get_position().width > 0.7            # was 0.49: a square in an 8 x 5 canvas
+        low, high = ax.get_xlim()
+        assert [x for x in ax.get_xticks() if low <= x <= high] == list(range(11))
+    finally:
+        plt.close(fig)
+    fig = charts.odds(_odds_data())                     # no score asked: nothing framed
+    try:
+        assert not fig.axes[0].patches and fig.axes[0].get_legend() is None
+    finally:
+        plt.close(fig)

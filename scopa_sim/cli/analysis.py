@@ -448,7 +448,9 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
                           progress=lambda n: bar.advance(task, n),
                           bootstrap_progress=lambda k: bar.advance(resample, k))
     if out_file is not None:
-        charts.draw("odds", result, out_file)
+        path = charts.draw("odds", result, out_file)
+        if not quiet:
+            note(f"wrote {path}")
     emit(result, odds_view, fmt)
 
 
