@@ -40,7 +40,11 @@ def compare_view(r: dict) -> tuple[list[Section], list[dict]]:
     s.add("  same data taken as unpaired", "", f"[{m['unpaired_low']:+.4f}, "
           f"{m['unpaired_high']:+.4f}]", f"{plays * m['n']:,} plays")
     s.add(f"  correlation of {corr}", f"{m['correlation']:+.3f}", "", "")
-    s.add("  pairing is worth (× unpaired sample size)", f"{m['saving']:.2f}", "", "")
+    if m["halfwidth"] == 0 and m["estimate"] == 0:       # saving: nan, the paired width 0
+        s.add(f"  margins identical: each {unit[:-1]} scored the same whoever sat where",
+              "", "", "")
+    else:
+        s.add("  pairing is worth (× unpaired sample size)", f"{m['saving']:.2f}", "", "")
     for key, title in (("round_win", f"{a} wins the round"), ("round_draw", "round drawn"),
                        ("round_loss", loss)):
         d = r[key]

@@ -90,6 +90,18 @@ def test_compare_three_sides():
     assert "greedy − the mean of the 2 sides of random" in out and "900 plays" in out
 
 
+@pytest.mark.parametrize("a", ["greedy", "docs/examples/greedy_jit.py:greedy"])
+def test_compare_of_strategies_that_play_alike_says_the_margins_are_identical(a):
+    """Issue 28: it said 'pairing is worth ... nan'."""
+    from pathlib import Path
+    a = str(Path(__file__).parents[1] / a) if a.startswith("docs") else a
+    for extra in ([], ["--games"]):
+        out = run("compare", a, "greedy", "--deals", 100, "--seed", 1, "-q", *extra).output
+        assert "margins identical" in out and "nan" not in out and "pairing is worth" not in out
+    out = run("compare", "greedy", "random", "--deals", 100, "--seed", 1, "-q").output
+    assert "pairing is worth" in out and "margins identical" not in out
+
+
 def test_compare_errors(capsys):
     assert "unknown strategy" in error_line(capsys, "compare", "greedy", "nope", "--deals", 10)
     assert "exclude each other" in error_line(capsys, "compare", "greedy", "random", "--deals",
