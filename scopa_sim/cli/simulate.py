@@ -207,8 +207,8 @@ def print_summary(run, s: dict, fmt: str) -> None:
                    file=results())
         return
     head = (f"{s['rounds']:,} rounds" + (f" in {s['games']:,} games" if "games" in s else "")
-            + ("; the run was already complete: nothing simulated, the summary is of its rounds on disk"
-               if s.get("already_complete") else
+            + ("; the run was already complete: nothing simulated, the summary is of its "
+               "rounds on disk" if s.get("already_complete") else
                f"; {s['rounds_run']:,} simulated in {s['seconds']:.2f} s "
                f"({s['rounds_per_second']:,.0f} rounds/s)") + f"; seed {spec.seed}")
     table = Table(title=f"{spec.rules.name}: " + " vs ".join(labels))
