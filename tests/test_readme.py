@@ -6,13 +6,14 @@
   an expression whose comment starts with a Python value (`# [(20, 35)]: ...`)
   must give that value.
 - Every shell command in an indented block (a line starting `.venv/bin/`,
-  `$ ` or `bash `) runs in a temporary folder (the README's `runs/demo` is
-  made there first by the simulate command of scripts/demo.sh), with the
-  counts cut small (`SMALL_CLI`: `--rounds 1000000` runs 2,000, a run folder
+  `$ ` or `bash `) runs in a temporary folder (the runs the README reads,
+  `runs/demo` and `runs/endgame-10m`, are made there first by the simulate
+  commands of scripts/*.sh, small), with the counts cut small (`SMALL_CLI`: `--rounds 1000000` runs 2,000, a run folder
   named after its count too), and must exit 0, and write the file its `--out`
   names. Where the README shows the output (`$ scopa-sim ...` and the lines
-  under it), each table row's first cell (the moves of `advise`) must be in
-  the real output; numbers are not compared (they change with the random
+  under it), each table row's first cell that is not a number (the moves of
+  `advise`, the cards of `values`) must be in the real output; numbers are
+  not compared (they change with the random
   streams). The commands run in this process, through `scopa_sim.cli.main`
   (what this venv's `scopa-sim` script calls): a process each loads numpy,
   pandas and the kernels again, some 3 s of CPU (the sixteen took 130 s one
@@ -162,11 +163,21 @@ def small(command: str) -> tuple[list[str], dict[str, str]]:
     return [SCOPA_SIM, *words], renamed
 
 
-def demo_command() -> list[str]:
-    """scripts/demo.sh's simulate command (it makes runs/demo), small."""
-    script = (ROOT / "scripts" / "demo.sh").read_text().replace("\\\n", " ")
-    line = next(s for s in script.splitlines() if s.startswith("exec .venv/bin/scopa-sim"))
-    return small(line.removeprefix("exec ").replace('"$@"', ""))[0]
+def script_runs() -> list[list[str]]:
+    """The simulate commands of scripts/*.sh (they make the runs the README
+    reads: runs/demo, runs/endgame-10m), small: a script's `NAME=value`
+    variables put in, `exec`, `[ ... ] ||` and `"$@"` left out."""
+    commands = []
+    for script in sorted((ROOT / "scripts").glob("*.sh")):
+        text = script.read_text().replace("\\\n", " ")
+        names = dict(re.findall(r"^(\w+)=(\S+)$", text, re.M))
+        for line in text.splitlines():
+            line = line.split("|| ")[-1].strip().removeprefix("exec ").replace('"$@"', "")
+            for name, value in names.items():
+                line = line.replace(f'"${name}"', value).replace(f"${name}", value)
+            if re.match(r"(\.venv/bin/)?scopa-sim simulate ", line):
+                commands.append(small(line)[0])
+    return commands
 
 
 def run(words: list[str], cwd: Path) -> subprocess.CompletedProcess:
@@ -187,8 +198,10 @@ def run(words: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 def test_every_shell_example_runs_or_is_skipped_for_a_reason(tmp_path):
     (tmp_path / "docs").symlink_to(ROOT / "docs")      # the example strategies (user.py resolves)
-    demo = run(demo_command(), tmp_path)
-    assert demo.returncode == 0 and (tmp_path / "runs" / "demo").is_dir(), demo.stderr
+    for words in script_runs():
+        made = run(words, tmp_path)
+        assert made.returncode == 0, (words, made.stderr)
+    assert {"demo", "endgame-10m"} <= {p.name for p in (tmp_path / "runs").iterdir()}
     commands, skipped = [], []
     for command, shown in shell_commands():
         why = skip_reason(command)
@@ -215,7 +228,7 @@ def test_every_shell_example_runs_or_is_skipped_for_a_reason(tmp_path):
             assert (tmp_path / words[words.index("--out") + 1]).is_file(), command
         for row in shown:
             cell = re.match(r"^│ (.+?) +│", row)
-            if cell:
+            if cell and re.search(r"[A-Za-z]", cell[1]):     # a move, a card: not a number
                 assert cell[1] in result.stdout, f"{command}: {cell[1]!r} not in\n{result.stdout}"
     assert not failed, "\n".join(failed)
     # what is skipped, and why (pytest -rA shows it)
