@@ -24,8 +24,8 @@ JSON_COMMANDS = {
     "odds": ["odds", "--score", "7-9", "--rounds", "20000", "--bootstrap", "20", "--seed", "3"],
     "advise": ["advise", "--hand", "7d 7h As", "--table", "2c 4h 5s Qd", "--rollouts", "2000",
                "--seed", "3"],
-    "advise-pimc": ["advise", "--hand", "7d Kc", "--table", "3s 4h", "--strategy",
-                    "pimc:samples=8", "--rollouts", "300", "--seed", "3"],
+    "advise-counter": ["advise", "--hand", "7d Kc As", "--table", "3s 4h 2c 5d", "--strategy",
+                       "counter", "--score", "5-7", "--rollouts", "1000", "--seed", "3"],
 }
 RUNS = {
     "scopa-rounds": ["--rounds", "30000", "--strategies", "random,greedy"],
