@@ -166,18 +166,20 @@ class Rules:
     def preset(cls, name: str) -> Rules:
         """A preset by name; `preset+option+option=value` changes it (the
         names `with_options` gives read back as the same rules)."""
+        return cls.with_changes(name)
+
+    @classmethod
+    def with_changes(cls, name: str, options=()) -> Rules:
+        """`preset+option+option=value`, then the `options` (NAME=VALUE
+        texts, as `--rule` gives them), all read by `parse_options`: the same
+        rules, or the same error, however the options are written."""
         base, *parts = str(name).split("+")
         try:
             rules = PRESETS[base]
         except KeyError:
             raise ValueError(f"unknown rules preset {base!r}: choose from {', '.join(PRESETS)}") from None
-        if not parts:
-            return rules
-        changes = {}
-        for part in parts:
-            key, eq, value = part.partition("=")
-            changes[key.strip().replace("-", "_")] = parse_value(value.strip()) if eq else True
-        return rules.with_options(**changes)
+        changes = parse_options([*parts, *options])
+        return rules.with_options(**changes) if changes else rules
 
     @classmethod
     def resolve(cls, rules: str | Rules) -> Rules:
@@ -252,6 +254,25 @@ def _text(value) -> str:
 
 def _example_teams(players: int) -> tuple[int, ...]:
     return tuple(s % 2 for s in range(players)) if players % 2 == 0 else tuple(range(players))
+
+
+def parse_options(items) -> dict:
+    """Rule options from texts `NAME=VALUE` (or `NAME`, for true), the one
+    reader of `--rules preset+...` and `--rule`: names take - or _; a name
+    given twice with two values is an error, with one value twice is fine."""
+    changes = {}
+    for item in items:
+        key, eq, value = str(item).partition("=")
+        key = key.strip().replace("-", "_")
+        if not key:
+            raise ValueError(f"a rule option is NAME=VALUE (or NAME, for true), e.g. target=21, "
+                             f"not {item!r}")
+        value = parse_value(value.strip()) if eq else True
+        if changes.get(key, value) != value:
+            raise ValueError(f"rule option {key} is given twice, as {_text(changes[key])} and "
+                             f"{_text(value)}: give it once")
+        changes[key] = value
+    return changes
 
 
 def parse_value(v: str):

@@ -140,21 +140,10 @@ def parse_seed(seed: str | None) -> int:
 
 
 def parse_rules(rules: str, options: tuple[str, ...]):
-    """A preset with `NAME=VALUE` changes (ints, booleans, comma lists)."""
-    from ..rules import Rules, parse_value
-    base = Rules.resolve(rules)
-    changes = {}
-    for item in options:
-        name, eq, value = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if not eq:
-            raise ValueError(f"--rule takes NAME=VALUE, e.g. target=21 (got {item!r})")
-        value = parse_value(value.strip())
-        if changes.get(name, value) != value:
-            raise ValueError(f"--rule {name} is given twice, as {changes[name]!r} and "
-                             f"{value!r}: give it once")
-        changes[name] = value
-    return base.with_options(**changes) if changes else base
+    """A preset (`--rules`, maybe `preset+option+...`) with the `--rule`
+    changes: one reader for both (`Rules.with_changes`)."""
+    from ..rules import Rules
+    return Rules.with_changes(rules, options)
 
 
 def emit(data: dict, view, fmt: str) -> None:
