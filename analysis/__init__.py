@@ -12,3 +12,7 @@
     report      Markdown and HTML reports with their charts
     charts      matplotlib charts (Agg)
 """
+if __name__ != "scopa_sim.analysis":         # imported as a top-level `analysis` from the repository root
+    raise ImportError("this folder is installed as scopa_sim.analysis: import scopa_sim.analysis, not "
+                      "analysis (bash scripts/setup.sh installs it)")
+

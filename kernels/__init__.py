@@ -7,6 +7,10 @@ pandas. Inputs are trusted: every check happens once in the Python face
 Kernels do not allocate (see `_jit`): callers pass every array in.
 `needs_compile(strategy ids)` says whether a run will compile first.
 """
+if __name__ != "scopa_sim.kernels":         # imported as a top-level `kernels` from the repository root
+    raise ImportError("this folder is installed as scopa_sim.kernels: import scopa_sim.kernels, not "
+                      "kernels (bash scripts/setup.sh installs it)")
+
 import importlib
 
 from . import ids, layout        # plain constants (numpy only): light to import
