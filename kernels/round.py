@@ -75,6 +75,15 @@ def end_round(pos, rules, dealer, out, info):
 
 
 @kernel
+def add_round(scores, result, n_sides):
+    """Add a round's points (`result[side, S_POINTS]`) to the game's
+    `scores`, and write each side's new total into `result[side, S_SCORE]`."""
+    for t in range(n_sides):
+        scores[t] += result[t, S_POINTS]
+        result[t, S_SCORE] = scores[t]
+
+
+@kernel
 def game_over(scores, n_sides, target):
     """Whether a game ends with these totals: someone at the target, top not tied."""
     top = strict_leader(scores, n_sides)
@@ -148,9 +157,7 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
                 fault[F_UNIT], fault[F_ROUND] = u, number
                 return -2
             if games:
-                for t in range(n_sides):
-                    scores[t] += result[t, S_POINTS]
-                    result[t, S_SCORE] = scores[t]
+                add_round(scores, result, n_sides)
                 fields[Q_ROUND] = number
                 fields[Q_GAME] = u
             else:

@@ -422,18 +422,29 @@ class Round:
     # -- results ------------------------------------------------------------
     def result(self) -> dict:
         """The round's record: the simulator's columns, for a finished round."""
-        if not self.done:
-            raise ValueError("the round is not over")
-        r, pos = self.rules, self._pos
-        out = np.zeros((r.n_sides, L.N_SIDE), np.int16)
-        kernels.score_round(pos[P.PILE:P.PILE + L.MAX_PLAYERS],
-                            pos[P.SCOPAS:P.SCOPAS + L.MAX_PLAYERS], self._packed, out)
+        r, out = self.rules, self._scored()
         row = {"dealer": self.dealer, "last_capturer": self.last_capturer,
                "leftover": self._leftover, "captures": self.captures}
         for t in range(r.n_sides):
             for name in schema.side_fields(r):
                 row[f"{name}_{t}"] = int(out[t, L.SIDE_FIELDS.index(name)])
         return row
+
+    def added_to(self, scores) -> list[int]:
+        """A game's `scores` (one per side) with this finished round's points
+        added, by the kernel's own rule (`kernels.round.add_round`)."""
+        totals = np.array(scores, np.int64)
+        kernels.round.add_round(totals, self._scored(), self.rules.n_sides)
+        return [int(x) for x in totals]
+
+    def _scored(self) -> np.ndarray:
+        """The finished round's side results (`out[side, S_*]`), as the kernel scores them."""
+        if not self.done:
+            raise ValueError("the round is not over")
+        out = np.zeros((self.rules.n_sides, L.N_SIDE), np.int16)
+        kernels.score_round(self._pos[P.PILE:P.PILE + L.MAX_PLAYERS],
+                            self._pos[P.SCOPAS:P.SCOPAS + L.MAX_PLAYERS], self._packed, out)
+        return out
 
     def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:
         """The move `strategy` (e.g. "pimc:samples=100", "endgame") would play
@@ -616,9 +627,7 @@ class Game:
             raise ValueError("the game is over")
         move = self.round.play(card, captured)
         if self.round.done:
-            result = self.round.result()
-            for t in range(self.rules.n_sides):
-                self.scores[t] += result[f"points_{t}"]
+            self.scores = self.round.added_to(self.scores)
             if not self.done:
                 self._deal(int(kernels.round.next_dealer(self.round.dealer,
                                                          self.rules.players)))

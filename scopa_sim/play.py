@@ -132,8 +132,7 @@ class Seats:
                 if record is not None:
                     record.append((deck.copy(), log[:play].copy()))
                 if games:
-                    scores[:n_sides] += result[:, L.S_POINTS]
-                    result[:, L.S_SCORE] = scores[:n_sides]
+                    K.round.add_round(scores, result, n_sides)
                 fields[L.Q_ROUND], fields[L.Q_GAME] = (number, u) if games else (u, -1)
                 row += 1
                 if not games or K.round.game_over(scores, n_sides, self.rules.target):
