@@ -551,3 +551,21 @@ def test_report_overwrite_replaces_the_report(run, tmp_path, monkeypatch):
     Path("notes.md").write_text("my notes")
     assert cli("report", run, "--out", "notes.md", "--quiet", "--overwrite").exit_code == 0
     assert Path("notes.md").read_text().startswith("# scopa-sim report")
+
+
+@pytest.mark.parametrize("args", [
+    ["plot", "{run}", "--out", "{file}"],
+    ["values", "{run}", "--out", "{file}"],
+    ["odds", "--score", "7-9", "--rounds", "1000", "--out", "{file}"],
+])
+def test_a_chart_onto_an_existing_file_is_refused_unless_overwrite(run, tmp_path, args):
+    """Every --out that exists is refused before any work (issue 23), as
+    report's and simulate's are; --overwrite replaces it."""
+    chart = tmp_path / "mine.png"
+    chart.write_bytes(b"keep me")
+    words = [a.format(run=run, file=chart) for a in args]
+    result = cli(*words, "--quiet")
+    assert result.exit_code == 2 and "already exists" in result.stderr
+    assert chart.read_bytes() == b"keep me"
+    assert cli(*words, "--quiet", "--overwrite").exit_code == 0
+    assert chart.read_bytes()[:4] == b"\x89PNG"

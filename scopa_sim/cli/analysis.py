@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .options import (FORMAT, QUIET, check_writable, emit, note, outside_runs, parse_rules,
+from .options import (OVERWRITE, new_files, FORMAT, QUIET, check_writable, emit, note, outside_runs, parse_rules,
                       parse_seed, progress, rules_options, run_options, where)
 
 
@@ -142,8 +142,7 @@ def _stats(run, quiet: bool, bootstrap: int = 200, values: bool = True) -> dict:
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write a report: FILE.md (charts as PNG beside it) or FILE.html "
                    "(charts embedded).")
-@click.option("--overwrite", is_flag=True,
-              help="Replace an existing --out report (and its charts).")
+@OVERWRITE
 @click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
               help="Resamplings for the interval of the exact match probability.")
 @FORMAT
@@ -173,13 +172,9 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
         outside_runs(out_file)
         check_writable(out_file)
     run = _open(run_dir)
-    if out_file is not None and not overwrite:
+    if out_file is not None:
         from ..deals import dealt_again
-        taken = [p for p in report_files(out_file, run.spec, dealt_again(run.manifest))
-                 if p.exists() or p.is_symlink()]
-        if taken:
-            raise ValueError(f"{taken[0]} already exists: choose another --out, or pass "
-                             f"--overwrite")
+        new_files(report_files(out_file, run.spec, dealt_again(run.manifest)), overwrite)
     st = _stats(run, quiet, bootstrap)
     if out_file is not None:
         files = write_report(st, out_file)
@@ -283,12 +278,13 @@ def ask(run_dir, event, given, table, fmt):
                                          "(comma-separated).")
 @click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True,
               help="heatmap without RUN: duplicate deals per pair.")
+@OVERWRITE
 @rules_options
 @run_options
 @FORMAT
 @QUIET
-def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, seed, workers,
-         scheduler, cluster, batch_size, fmt, quiet):
+def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_options, seed,
+         workers, scheduler, cluster, batch_size, fmt, quiet):
     """Charts of run RUN, or a tournament heatmap (RUN a tournament's JSON
     output, or --strategies to run one). PNG, or SVG/PDF by --out's extension.
 
@@ -312,11 +308,13 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
         data = _tournament_json(source)
         jobs = [("heatmap", data, out_file or Path(source.stem + ".png"))]
         outside_runs(jobs[0][2])
+        new_files([jobs[0][2]], overwrite)
     elif source is None:
         if kind != "heatmap" or not strategies:
             raise click.UsageError("give a RUN folder (or a tournament's JSON), or "
                                    "--kind heatmap --strategies A,B,C to run a tournament")
         outside_runs(out_file or Path("tournament.png"))
+        new_files([out_file or Path("tournament.png")], overwrite)
         from ..analysis.duplicate import tournament as run_tournament
         from ..strategies import split_strategies
         names = [str(s) for s in split_strategies(strategies)]
@@ -344,6 +342,7 @@ def plot(source, kind, out_file, strategies, deals, rules_name, rule_options, se
             paths = [out_file or Path(f"{name}-{kinds[0]}.png")]
         for path in paths:
             outside_runs(path)
+        new_files(paths, overwrite)
         st = _stats(run, quiet, bootstrap=0,               # no interval needed for charts
                     values="values" in kinds)
         jobs = [(k, st, path) for k, path in zip(kinds, paths)]
@@ -409,12 +408,13 @@ def _tournament_json(source: Path) -> dict:
               help="Resamplings for the 95% intervals.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the heat map of every score pair (.png, .svg or .pdf).")
+@OVERWRITE
 @rules_options
 @run_options
 @FORMAT
 @QUIET
-def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rule_options,
-         seed, workers, scheduler, cluster, batch_size, fmt, quiet):
+def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rules_name,
+         rule_options, seed, workers, scheduler, cluster, batch_size, fmt, quiet):
     """The probability of winning the game from a score.
 
     Simulates rounds of the strategies, takes their per-round score
@@ -437,6 +437,7 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
         charts.check_format(out_file)
         outside_runs(out_file)
         check_writable(out_file)
+        new_files([out_file], overwrite)
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, "odds") as bar:
         task = bar.add_task("", total=rounds, note="rounds")
@@ -460,9 +461,10 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, rules_name, rul
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the suit x rank heat map and the hand-worth histogram "
                    "(.png, .svg or .pdf).")
+@OVERWRITE
 @FORMAT
 @QUIET
-def values(run_dir, out_file, fmt, quiet):
+def values(run_dir, out_file, overwrite, fmt, quiet):
     """What each card is worth, from the rounds of run RUN.
 
     For each of the 40 cards: the mean round margin and the win edge
@@ -481,7 +483,9 @@ def values(run_dir, out_file, fmt, quiet):
     from ..analysis.views import values_view
     if out_file is not None:
         charts.check_format(out_file)
+        outside_runs(out_file)
         check_writable(out_file)
+        new_files([out_file], overwrite)
     run = _open(run_dir)
     with progress(quiet, "values") as bar:
         task = bar.add_task("", total=2 * len(run.done_batches()), note="batches, twice")

@@ -175,6 +175,19 @@ def progress(quiet: bool, label: str, transient: bool = True, *columns):
                     disable=quiet or (transient and not err().is_terminal))
 
 
+OVERWRITE = click.option("--overwrite", is_flag=True,
+                         help="Replace --out files that exist (refused otherwise).")
+
+
+def new_files(paths, overwrite: bool) -> None:
+    """Refuse, before any work, output files that exist, unless `overwrite`."""
+    from pathlib import Path
+    for path in map(Path, paths):
+        if not overwrite and (path.exists() or path.is_symlink()):
+            raise ValueError(f"{path} already exists: choose another --out, or pass "
+                             f"--overwrite")
+
+
 def check_writable(path) -> None:
     """Refuse, before any work, an output file that cannot be written: a
     folder, or one whose nearest existing parent takes no new file (tried
