@@ -1,5 +1,7 @@
 """Every example in README.md runs, so the README cannot drift from the code
-(issue 28: its `Round(deck="...40 cards...")` raised, and nothing said so).
+(issue 28: its `Round(deck="...40 cards...")` raised, and nothing said so),
+and so does every example of the docs the README's manual moved to (issue
+25: `PAGES`, read as one text after the README).
 
 - Every fenced ```python block runs, statement by statement, in this
   process, with the counts cut small (`SMALL`: `rounds=100_000` runs 2,000);
@@ -41,7 +43,8 @@ import scopa_sim
 from scopa_sim.cli import main
 
 ROOT = Path(__file__).parents[1]
-README = (ROOT / "README.md").read_text()
+PAGES = ["README.md", "docs/CLI.md", "docs/STRENGTH.md", "docs/CLUSTER.md", "docs/DEVELOPING.md"]
+README = "\n\n".join((ROOT / page).read_text() for page in PAGES)
 SCOPA_SIM = str(Path(sys.executable).parent / "scopa-sim")
 
 SKIPPED = [
@@ -126,7 +129,8 @@ def test_every_python_example_runs(block):
 # ---- the command line -----------------------------------------------------------------
 def shell_commands() -> list[tuple[str, list[str]]]:
     """(command, the output lines the README shows under it) of every
-    indented block, outside fenced ones."""
+    indented block, outside fenced ones; a command shown on several pages
+    once, with every page's lines."""
     text = re.sub(r"^```.*?^```", "", README, flags=re.S | re.M)
     out, lines = [], text.splitlines()
     for i, line in enumerate(lines):
@@ -139,7 +143,11 @@ def shell_commands() -> list[tuple[str, list[str]]]:
                     break
                 shown.append(after[4:])
             out.append(((m[1] if m[1] != "$ " else "") + m[2], shown))
-    return out
+    merged: dict[str, tuple[str, list[str]]] = {}
+    for command, shown in out:                         # the same words, however written
+        words = shlex.split(re.sub(r"^(\.venv/bin/)?scopa-sim", "", command), comments=True)
+        merged.setdefault(shlex.join(words), (command, []))[1].extend(shown)
+    return list(merged.values())
 
 
 def skip_reason(command: str) -> str | None:
