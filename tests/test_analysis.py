@@ -9,7 +9,7 @@ import pytest
 
 from scopa_sim import simulate
 from scopa_sim.analysis import charts
-from scopa_sim.analysis.duplicate import compare, tournament
+from scopa_sim.matches import compare, tournament
 from scopa_sim.analysis.markov import (bootstrap_match_probability, match_probability,
                                        win_probability)
 from scopa_sim.analysis.query import ask, load

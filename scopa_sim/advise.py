@@ -358,7 +358,7 @@ def _game_chances(rules: Rules, strategy: Strategy):
     score below the target, and from a tie at or above it, with the next
     round dealt by `dealer`, in self-play of `strategy`."""
     from .analysis.markov import tied_chances, win_table
-    from .analysis.odds import simulated_counts
+    from .odds import simulated_counts
     counts = simulated_counts((strategy, strategy), rules, 0, GAME_ROUNDS).astype(np.float64)
     dist = counts / counts.sum((1, 2), keepdims=True)
     return win_table(dist, rules.target), tied_chances(dist)

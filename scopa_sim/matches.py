@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..checks import seed_or_fresh
-from ..executors import executor, stream
-from ..rules import Rules
-from ..runner import RunSpec, columns, run_batch
-from ..strategies import parse_strategy
-from .ratings import bradley_terry
-from .stats import PairedMoments, wilson
+from .analysis.ratings import bradley_terry
+from .analysis.stats import PairedMoments, wilson
+from .checks import seed_or_fresh
+from .executors import executor, stream
+from .rules import Rules
+from .runner import RunSpec, columns, run_batch
+from .strategies import parse_strategy
 
 DEFAULT_DEALS = 100_000
 DEFAULT_MAX_DEALS = 10_000_000
