@@ -2,7 +2,6 @@
 
     stats       rates (Wilson), means, paired estimates (duplicate deals)
     summary     the run summary `simulate` prints, tallied batch by batch
-    duplicate   compare and tournament on duplicate deals
     markov      the exact match win probability from per-round scores
     ratings     Bradley-Terry ratings (choix) with intervals, Elo scale
     query       `ask`: P(event | condition) over a run's columns

@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from scopa_sim import advise
-from scopa_sim.advice import DEFAULT_STRATEGY
+from scopa_sim.advise import DEFAULT_STRATEGY
 from scopa_sim.executors import default_workers
 
 TARGET = 2.0            # seconds for 10,000 rollouts on all cores

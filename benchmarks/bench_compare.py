@@ -12,7 +12,7 @@ sample size unpaired deals would need for the paired interval's width.
 import argparse
 import time
 
-from scopa_sim.analysis.duplicate import compare
+from scopa_sim.matches import compare
 from scopa_sim.executors import default_workers
 
 

@@ -10,13 +10,15 @@ The names below are imported when first used, so `import scopa_sim` (and the
 command line's help) does not load Numba, pandas or pyarrow.
 """
 import importlib
+import sys
+import types
 
-_WHERE = {"advise": "advice", "advise_round": "advice",
-          "compare": "analysis.duplicate", "tournament": "analysis.duplicate",
-          "odds": "analysis.odds",
+_WHERE = {"advise": "advise", "advise_round": "advise",
+          "compare": "matches", "tournament": "matches", "odds": "odds",
           "card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
           "Game": "engine", "Round": "engine", "legal_captures": "engine", "legal_moves": "engine",
-          "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "trace_round": "runner",
+          "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "resume": "stored_run",
+          "trace_round": "runner",
           "trace_game": "runner", "deal_columns": "deals", "deck_of": "runner",
           "STRATEGIES": "strategies", "parse_strategy": "strategies", "params": "user",
           "Observation": "observation", "StrategyError": "play"}
@@ -34,3 +36,18 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(__all__))
+
+
+class _Package(types.ModuleType):
+    """`scopa_sim.advise` and `scopa_sim.odds` are functions of modules of the
+    same name: importing the module (`from .advise import ...`) makes the
+    package's name the function, not the module (the module stays in
+    sys.modules)."""
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

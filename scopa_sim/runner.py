@@ -1,5 +1,8 @@
-"""Running simulations: the run spec, one batch in the kernel, and the
-batches of a run streamed from an executor (`executors`) to a consumer.
+"""Running simulations: the run spec, one batch in the kernel, and the one
+batch loop (`run`): batches streamed from an executor (`executors`) to a
+consumer, which folds them (a DataFrame here, Parquet parts and their tally
+in `stored_run`, duplicate-deal totals in `matches`, rollouts in `advise`)
+and says when to stop.
 
 Batch `b` of a run covers units (rounds or games) `b*size .. (b+1)*size - 1`
 and is a pure function of the run spec and `b`, so batches can run on any
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import schema
+from . import batches as sizes, schema
 from .cards import names
 from .checks import MAX_SEED, SEED_SPAN, seed_or_fresh, whole
 from .engine import Game, Round
@@ -23,9 +26,26 @@ from .rules import Rules
 from .play import Seats
 from .strategies import Strategy, seats_of
 
-DEFAULT_BATCH = 50_000          # rounds per batch: big enough that writing costs little
+DEFAULT_BATCH = sizes.ROUNDS    # rounds per batch (batches.py sets every batch size)
 MAX_UNITS = 10**13              # rounds or games in one run: a cluster-year, not a typo
-MAX_BATCH = 1_000_000           # rounds (or games) per batch: a batch is held in memory
+MAX_BATCH = sizes.MAX           # rounds (or games) per batch: a batch is held in memory
+
+
+def run(task: Callable, args: tuple, batches, consume: Callable[[int, object], object],
+        workers: int | None = None, scheduler=None, setup: Callable | None = None) -> bool:
+    """The batch loop every simulation shares: `task(*args, b)` for each b of
+    `batches` (planned lazily: any iterable) on `workers` threads or a Dask
+    cluster (`scheduler`: as for `simulate`, or an executor already open),
+    each result handed to `consume(b, result)` in batch order. A true return
+    of `consume` stops the run: what is in flight is cancelled, and `run`
+    returns True (False when every batch was consumed). Ctrl-C (or SIGTERM,
+    `executors`) cancels the pending batches and raises KeyboardInterrupt
+    out of `run`; what was consumed stays consumed."""
+    with executor(workers, scheduler, setup=setup) as ex:
+        for b, result in stream(task, args, batches, ex):
+            if consume(b, result):
+                return True
+    return False
 
 
 class Planned:
@@ -72,9 +92,12 @@ class RunSpec(Planned):
     @classmethod
     def make(cls, rounds=None, games=None, strategies=("random", "greedy"), rules="scopa",
              seed=0, batch_size=DEFAULT_BATCH) -> RunSpec:
+        """`batch_size` None: `batches.default` for the kind of unit."""
         if (rounds is None) == (games is None):
             raise ValueError("give either rounds or games")
         rules = Rules.resolve(rules)
+        if batch_size is None:
+            batch_size = sizes.default(games is not None)
         return cls(rules, tuple(seats_of(strategies, rules)), seed, rounds if games is None else games,
                    games is not None, batch_size)
 
@@ -143,11 +166,12 @@ def simulate(rounds: int | None = None, games: int | None = None,
     spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size)
     workers = whole(workers, "workers", 1, 1024)
     parts = []
-    with executor(workers, scheduler, setup=warm_kernels) as ex:
-        for _, cols in stream(batch_columns, (spec,), range(spec.n_batches), ex):
-            parts.append(cols)
-            if progress:
-                progress(len(cols["round"]))
+
+    def keep(_, cols):
+        parts.append(cols)
+        if progress:
+            progress(len(cols["round"]))
+    run(batch_columns, (spec,), range(spec.n_batches), keep, workers, scheduler, warm_kernels)
     columns = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     if deals:
         from .deals import for_rows

@@ -21,7 +21,7 @@ import shlex
 from pathlib import Path
 
 from .runner import RunSpec
-from .store import Source, StoredSpec, StoreError, recorded_file, spec_dict
+from .store import Run, Source, StoredSpec, StoreError, recorded_file, spec_dict
 from .strategies import parse_strategy
 from .user import UserSpec, UserStrategyError, digest_of, is_file_text, load
 
@@ -55,6 +55,24 @@ def parse_files(values, stored: StoredSpec) -> dict[str, str]:
             raise ValueError(f"--strategy-file names {text} twice: give it once")
         out[text] = value[len(text) + 1:]
     return out
+
+
+def open_to_resume(root, strategy_files=()) -> Run:
+    """The interrupted run in `root`, opened to be finished: its lock taken,
+    its parts checked (`Run.open` with `write`), then its user strategies
+    loaded from `strategy_files`, {TEXT: PATH} or "TEXT=PATH" strings (TEXT
+    as the run records it, as `--strategy-file`), each refused before any
+    of it runs unless its sha256 is the run's (`runnable`)."""
+    if isinstance(strategy_files, dict):
+        strategy_files = [f"{text}={path}" for text, path in strategy_files.items()]
+    run = Run.open(root, write=True)
+    try:
+        run.spec = runnable(run.stored, run.root, parse_files(list(strategy_files or ()),
+                                                              run.stored))
+    except BaseException:
+        run.close()
+        raise
+    return run
 
 
 def runnable(stored: StoredSpec, root: Path, files: dict[str, str]) -> RunSpec:

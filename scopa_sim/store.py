@@ -372,14 +372,12 @@ class Run:
         return run
 
     @classmethod
-    def open(cls, root: str | Path, write: bool = False,
-             strategy_files: dict[str, str] | None = None) -> Run:
-        """The run in `root`, its files checked against its manifest. To read
-        (the default) nothing it names is loaded. With `write` (to resume it):
-        the folder's lock is taken, every part's bytes are checked against
-        their sha256, and only then are its user strategies loaded, each from
-        the file `strategy_files` names for it (text -> path), refused before
-        it runs unless its sha256 is the run's (`sources.runnable`)."""
+    def open(cls, root: str | Path, write: bool = False) -> Run:
+        """The run in `root`, its files checked against its manifest. Nothing
+        it names is loaded. With `write` (to resume it): the folder's lock is
+        taken and every part's bytes are checked against their sha256; its
+        spec stays the stored one (strategies as labels) until
+        `sources.open_to_resume` loads its user strategies."""
         root = Path(root)
         stored, manifest = _read_manifest(root)
         if not write:
@@ -400,8 +398,6 @@ class Run:
             for b in run.done_batches():             # data first: no code for a broken run
                 for table in run.tables:
                     run._part(table, b)
-            from .sources import runnable
-            run.spec = runnable(stored, root, strategy_files or {})
             return run
         except BaseException:
             os.close(lock)

@@ -10,7 +10,7 @@ kernels/ids.py.
 """
 import argparse
 
-from scopa_sim.analysis.duplicate import compare
+from scopa_sim.matches import compare
 from scopa_sim.kernels import ids
 
 RISKS = ("sweep", "seven", "coin_exposed", "settebello_exposed", "match", "pair")

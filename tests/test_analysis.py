@@ -9,7 +9,7 @@ import pytest
 
 from scopa_sim import simulate
 from scopa_sim.analysis import charts
-from scopa_sim.analysis.duplicate import compare, tournament
+from scopa_sim.matches import compare, tournament
 from scopa_sim.analysis.markov import (bootstrap_match_probability, match_probability,
                                        win_probability)
 from scopa_sim.analysis.query import ask, load
@@ -23,14 +23,14 @@ from scopa_sim.store import Run
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory):
     """A small run of rounds (4 part files) and one of games (4 part files)."""
-    from scopa_sim.cli.simulate import execute
+    from scopa_sim.stored_run import store_batches
     root = tmp_path_factory.mktemp("analysis-runs")
     r = Run.create(root / "rounds", RunSpec.make(rounds=20_000, strategies=("greedy", "random"),
                                                  seed=7, batch_size=5_000))
-    execute(r, 2, True)
+    store_batches(r, 2)
     g = Run.create(root / "games", RunSpec.make(games=2_000, strategies=("greedy", "random"),
                                                 seed=7, batch_size=500))
-    execute(g, 2, True)
+    store_batches(g, 2)
     return {"rounds": Run.open(r.root), "games": Run.open(g.root)}
 
 

@@ -110,8 +110,10 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
 
 
 # ---- resumable -----------------------------------------------------------
-@pytest.mark.parametrize("kind", [ROUNDS, GAMES], ids=["rounds", "games"])
-def test_resume_after_a_crash_equals_an_uninterrupted_run(tmp_path, kind):
+@pytest.mark.parametrize("kind, how", [(ROUNDS, "cli"), (GAMES, "cli"), (ROUNDS, "python")],
+                         ids=["rounds", "games", "python"])
+def test_resume_after_a_crash_equals_an_uninterrupted_run(tmp_path, kind, how):
+    """From the command line, and from Python (`scopa_sim.resume`)."""
     simulate(tmp_path / "whole", *kind, "--workers", 2)
     crashed = tmp_path / "crashed"
     simulate(crashed, *kind, "--workers", 1)
@@ -125,11 +127,15 @@ def test_resume_after_a_crash_equals_an_uninterrupted_run(tmp_path, kind):
     (crashed / MANIFEST).write_text(json.dumps(m))
     assert list(Run.open(crashed).missing_batches()) == [1, 4, 7]
 
-    result = cli("simulate", "--resume", crashed, "--quiet", "--format", "json")
+    if how == "cli":
+        summary = json.loads(cli("simulate", "--resume", crashed, "--quiet", "--format",
+                                 "json").stdout)
+    else:
+        summary = scopa_sim.resume(crashed, workers=2)
     assert parts(crashed) == parts(tmp_path / "whole")
     assert not list(crashed.rglob("*.tmp"))
     assert manifest(crashed)["finished"] is True
-    summary = json.loads(result.stdout)                    # the summary covers all batches
+                                                           # the summary covers all batches
     assert summary["rounds"] == len(Run.open(crashed).read(columns=["round"]))
     assert summary["rounds_run"] < summary["rounds"]       # ... but only 3 were simulated
 

@@ -16,7 +16,7 @@ distributed = pytest.importorskip("distributed")
 
 import scopa_sim  # noqa: E402
 from scopa_sim import store  # noqa: E402
-from scopa_sim.analysis.duplicate import compare  # noqa: E402
+from scopa_sim.matches import compare  # noqa: E402
 from scopa_sim.cli import main  # noqa: E402
 
 RUN = ("--rounds", 60_000, "--batch-size", 5_000, "--seed", 21)      # 12 batches

@@ -343,7 +343,7 @@ def test_suggest_takes_a_user_strategy_and_shows_it_the_game_scores():
 
 
 def test_compare_and_tournament_take_functions():
-    from scopa_sim.analysis.duplicate import compare, tournament
+    from scopa_sim.matches import compare, tournament
     jitted = parse_strategy(JIT).spec.function
     r = compare(jitted, "greedy", deals=200, seed=2)
     assert r["margin"]["estimate"] == 0 and r["margin"]["low"] == 0    # the same play

@@ -1,5 +1,5 @@
 """`scopa-sim advise`: every legal move of a position, best first, with
-intervals. Thin: the work is in `scopa_sim.advice`."""
+intervals. Thin: the work is in `scopa_sim.advise`."""
 from __future__ import annotations
 
 import click
@@ -7,8 +7,8 @@ import click
 from .options import (FORMAT, QUIET, cluster_options, emit, parse_rules, parse_seed, progress,
                       rules_options, seed_option, where, workers_option)
 
-DEFAULT_ROLLOUTS = 10_000          # = advice.DEFAULT_ROLLOUTS (checked by a test)
-DEFAULT_STRATEGY = "heuristic"     # = advice.DEFAULT_STRATEGY (checked by a test)
+DEFAULT_ROLLOUTS = 10_000          # = advise.DEFAULT_ROLLOUTS (checked by a test)
+DEFAULT_STRATEGY = "heuristic"     # = advise.DEFAULT_STRATEGY (checked by a test)
 
 
 def _cell(rec: dict, name: str, fmt: str, exact: bool) -> str:
@@ -95,7 +95,7 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
           --last theirs --score 5-7
       scopa-sim advise --hand "7d 7h As" --table "2c 4h 5s Qd" --until-halfwidth 0.02
     """
-    from ..advice import build_position, check_score, evaluate
+    from ..advise import build_position, check_score, evaluate
     rules = parse_rules(rules_name, rule_options)
     at = check_score(score, rules)
     pos, deck = build_position(rules, hand, table, seen, mine, theirs, scopas, last)

@@ -66,8 +66,8 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
       scopa-sim compare greedy random --games --deals 20000 --format json
       scopa-sim compare reply counter --rules scopa-3 --deals 20000
     """
-    from ..analysis.duplicate import DEFAULT_DEALS
-    from ..analysis.duplicate import compare as run_compare
+    from ..matches import DEFAULT_DEALS
+    from ..matches import compare as run_compare
     from ..analysis.views import compare_view
     if deals is not None and until_halfwidth is not None:
         raise click.UsageError("--deals and --until-halfwidth exclude each other")
@@ -112,7 +112,7 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
       scopa-sim tournament random greedy greedy:scopa=0 --deals 20000 --seed 1
       scopa-sim tournament random greedy greedy:coin=300 --format json > tour.json
     """
-    from ..analysis.duplicate import tournament as run_tournament
+    from ..matches import tournament as run_tournament
     from ..analysis.views import tournament_view
     seed = parse_seed(seed)
     rules = parse_rules(rules_name, rule_options)
@@ -315,7 +315,7 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
                                    "--kind heatmap --strategies A,B,C to run a tournament")
         outside_runs(out_file or Path("tournament.png"))
         new_files([out_file or Path("tournament.png")], overwrite)
-        from ..analysis.duplicate import tournament as run_tournament
+        from ..matches import tournament as run_tournament
         from ..strategies import split_strategies
         names = [str(s) for s in split_strategies(strategies)]
         with progress(quiet, "tournament") as bar:
@@ -431,7 +431,7 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rule
       scopa-sim odds --rule target=21 --out odds.png
     """
     from ..analysis import charts
-    from ..analysis.odds import odds as run_odds
+    from ..odds import odds as run_odds
     from ..analysis.views import odds_view
     if out_file is not None:
         charts.check_format(out_file)

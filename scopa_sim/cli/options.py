@@ -22,6 +22,8 @@ from functools import cache
 
 import click
 
+from ..batches import DUPLICATE_DEALS, DUPLICATE_GAMES, MAX
+
 WIDTH = 120              # table width when stdout is not a terminal
 _RESULTS: list = []      # the results stream on the kept copy of stdout, once guarded
 
@@ -121,8 +123,9 @@ def where(scheduler: str | None, cluster: str | None) -> str | None:
 
 def run_options(f):
     f = cluster_options(seed_option(workers_option(f)))
-    return click.option("--batch-size", type=click.IntRange(1, 1_000_000),
-                        help="Deals (or games) per batch (default 10,000 deals, 2,500 games).")(f)
+    return click.option("--batch-size", type=click.IntRange(1, MAX),
+                        help=f"Deals (or games) per batch (default {DUPLICATE_DEALS:,} deals, "
+                             f"{DUPLICATE_GAMES:,} games).")(f)
 
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]),

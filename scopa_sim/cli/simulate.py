@@ -4,16 +4,15 @@ from __future__ import annotations
 import json
 import re
 import signal
-import time
 from pathlib import Path
 
 import click
 
+from ..batches import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
 from .options import (Interrupted, cluster_options, note, out, outside_runs, parse_rules,
                       parse_seed, progress, results, rules_options, seed_option, where,
                       workers_option)
 
-DEFAULT_BATCH = 50_000       # = runner.DEFAULT_BATCH (checked by a test; runner is heavy)
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
                "batch_size", "overwrite")              # fixed by the run: not with --resume
 
@@ -38,8 +37,8 @@ def default_out(spec) -> Path:
 @workers_option
 @cluster_options
 @click.option("--batch-size", type=int,
-              help=f"Rounds (or games) per batch and part file, at most 1,000,000 "
-                   f"(default {DEFAULT_BATCH:,} rounds, {DEFAULT_BATCH // 4:,} games).")
+              help=f"Rounds (or games) per batch and part file, at most {MAX_BATCH:,} "
+                   f"(default {DEFAULT_BATCH:,} rounds, {DEFAULT_GAMES_BATCH:,} games).")
 @click.option("--resume", "resume_dir", type=click.Path(path_type=Path),
               help="Finish an interrupted run in this folder (other run options not allowed).")
 @click.option("--strategy-file", "strategy_files", multiple=True, metavar="TEXT=PATH",
@@ -65,6 +64,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
     """
     from ..executors import executor
     from ..runner import RunSpec, warm_kernels
+    from ..sources import open_to_resume
     from ..store import Run
     scheduler = where(scheduler, cluster)
     if resume_dir is not None:
@@ -72,8 +72,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
                  and ctx.get_parameter_source(p.name) == click.core.ParameterSource.COMMANDLINE]
         if given:
             raise click.UsageError(f"--resume takes the run's own settings; drop {', '.join(given)}")
-        run = Run.open(resume_dir, write=True,
-                       strategy_files=_strategy_files(resume_dir, strategy_files))
+        run = open_to_resume(resume_dir, strategy_files)
     else:
         if strategy_files:
             raise click.UsageError("--strategy-file goes with --resume")
@@ -81,10 +80,8 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
             raise click.UsageError("say how much to simulate: --rounds N or --games N")
         if rounds is not None and games is not None:
             raise click.UsageError("--rounds and --games exclude each other")
-        size = (batch_size if batch_size is not None       # --batch-size 0 is an error
-                else DEFAULT_BATCH if games is None else DEFAULT_BATCH // 4)
         spec = RunSpec.make(rounds, games, strategies, parse_rules(rules_name, rule_options),
-                            parse_seed(seed), size)
+                            parse_seed(seed), batch_size)      # None: batches.default
         out_dir = out_dir or default_out(spec)
         outside_runs(out_dir, itself=False)
         run = None
@@ -99,79 +96,36 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
     print_summary(run, result, fmt)
 
 
-def _strategy_files(root, values) -> dict[str, str]:
-    """--strategy-file TEXT=PATH values, TEXT checked against the run's sources."""
-    if not values:
-        return {}
-    from ..sources import parse_files
-    from ..store import _read_manifest
-    return parse_files(values, _read_manifest(Path(root))[0])
-
-
-def simulate_part(spec, meta: bytes, b: int):
-    """Batch b as part files' bytes (`meta` in their metadata) and its tally
-    (a batch task: runs on the thread pool or on a Dask worker)."""
-    from ..analysis.summary import Tally
-    from ..runner import batch_columns
-    from ..store import encode_batch
-    cols = batch_columns(spec, b)
-    tally = Tally(spec.rules)
-    tally.add(cols)
-    return encode_batch(spec, cols, meta), tally
-
-
 def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
-    """Run the missing batches of `run` (which holds its lock) on the
-    executor for `workers` / `scheduler`, storing and tallying them in batch
-    order; returns the summary. A finished run is only summed up."""
+    """`stored_run.store_batches` of `run` (which holds its lock) with a progress
+    bar, SIGTERM taken as Ctrl-C, and what to do next when interrupted."""
     from rich.progress import TextColumn, TimeRemainingColumn
 
-    from ..analysis.summary import Tally
-    from ..executors import ClusterError, executor, stream
+    from ..executors import ClusterError
     from ..kernels import needs_compile
+    from ..stored_run import store_batches
     from ..strategies import pack_strategies
     spec = run.spec
-    run.clean_temporaries()
-    tally = Tally(spec.rules)
-    was_finished = run.manifest.get("finished") and run.n_missing == 0
-    complete = run.n_missing == 0                      # nothing to simulate: only summed up
-    done_units = 0
-    for b, df in run.batches():                        # resumed: count what is on disk
-        tally.add(df)
-        done_units += spec.batch_range(b)[1]
     bar = progress(quiet, "simulate", False, TextColumn("eta"), TimeRemainingColumn())
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
-    rounds_run = 0
     try:
-        with executor(workers, scheduler) as ex, bar:
+        with bar:
             compiling = needs_compile(pack_strategies(spec.strategies, spec.rules)[0])
             first = "compiling kernels, first run only" if compiling else ""
-            bar_task = bar.add_task("", total=spec.units, completed=done_units, note=first)
-            start = time.perf_counter()
-            for b, (part, counts) in stream(simulate_part, (spec, run.meta), run.missing_batches(),
-                                            ex):
-                run.save(b, part)
-                tally.merge(counts)
-                rounds_run += counts.rounds
-                rate = rounds_run / (time.perf_counter() - start)
-                bar.update(bar_task, advance=spec.batch_range(b)[1], note=f"{rate:,.0f} rounds/s")
-            elapsed = time.perf_counter() - start
-            workers = ex.workers
+            bar_task = bar.add_task("", total=spec.units, note=first)
+
+            def show(units, rate):
+                if rate is None:
+                    bar.update(bar_task, completed=units)
+                else:
+                    bar.update(bar_task, advance=units, note=f"{rate:,.0f} rounds/s")
+            return store_batches(run, workers, scheduler, show)
     except KeyboardInterrupt:
-        run.clean_temporaries()
         raise Interrupted(f"interrupted: {_saved(spec, run)}") from None
     except ClusterError as e:                  # a cluster lost in the middle of the run
-        run.clean_temporaries()
         raise ClusterError(f"{e}; {_saved(spec, run)}") from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-    if not was_finished:
-        run.finish(elapsed, workers)
-    summary = tally.result()
-    summary.update(unit="games" if spec.games else "rounds", seconds=elapsed,
-                   rounds_run=rounds_run, already_complete=complete,
-                   rounds_per_second=rounds_run / elapsed if elapsed > 0 else float("nan"))
-    return summary
 
 
 def _saved(spec, run) -> str:

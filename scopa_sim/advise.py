@@ -57,9 +57,10 @@ import numpy as np
 import pandas as pd
 
 from . import kernels
+from .batches import MAX as MAX_BATCH, ROLLOUTS
 from .cards import Card, card_name, card_with_alias, cards_of, mask_of, names, parse_cards
 from .checks import below_target, mine_theirs, seed_or_fresh, whole
-from .executors import executor, stream
+from .runner import run
 from .kernels import ids, layout as L, position as P
 from .kernels.batch import call
 from .kernels.users import F_PLAY, F_SEAT
@@ -70,7 +71,7 @@ from .strategies import Strategy, parse_strategy
 DEFAULT_STRATEGY = "heuristic"
 DEFAULT_ROLLOUTS = 10_000
 MAX_ROLLOUTS = 10_000_000
-BATCH = 500                     # rollouts per batch; the stop checks come at BATCH x 2^k
+BATCH = ROLLOUTS                # rollouts per batch (batches.py); the stop checks come at BATCH x 2^k
 EXACT_CARDS = 10                # exact values with at most this many cards in hands
 GAME_ROUNDS = 20_000            # self-play rounds for the game's Markov chain
 OUT = L.MAX_PLAYERS - 1         # the pile slot of cards out of play (no side's)
@@ -358,7 +359,7 @@ def _game_chances(rules: Rules, strategy: Strategy):
     score below the target, and from a tie at or above it, with the next
     round dealt by `dealer`, in self-play of `strategy`."""
     from .analysis.markov import tied_chances, win_table
-    from .analysis.odds import simulated_counts
+    from .odds import simulated_counts
     counts = simulated_counts((strategy, strategy), rules, 0, GAME_ROUNDS).astype(np.float64)
     dist = counts / counts.sum((1, 2), keepdims=True)
     return win_table(dist, rules.target), tied_chances(dist)
@@ -395,7 +396,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     seed = seed_or_fresh(seed)
     rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,
                      f"a whole number 2..{MAX_ROLLOUTS:,}")
-    batch = whole(batch, "batch", 1, 1_000_000)
+    batch = whole(batch, "batch", 1, MAX_BATCH)
     if workers is not None:
         workers = whole(workers, "workers", 1, 1024)
     if until_halfwidth is not None and not (isinstance(until_halfwidth, (int, float))
@@ -433,30 +434,34 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
                       stopped="exact: nothing is hidden (minimax, best play by every seat)")
     else:
         job = _Job(seed, rollouts, batch, seat, pos, deck, rules, s, cards, takes)
-        parts, done, check, looks = [], 0, batch, _looks(rollouts, batch)
-        stopped = f"the most rollouts asked for ({rollouts:,})"
-        with executor(workers, scheduler) as ex:
-            for _, part in stream(_batch, (job,), range(-(-rollouts // batch)), ex):
-                parts.append(part)
-                done += len(part)
-                if progress:
-                    progress(len(part))
-                if done < check or done == rollouts or not early_stop:
-                    continue
-                check *= 2
-                m = _margins(np.concatenate(parts), side)
-                if until_halfwidth is not None:
-                    _, low, high = _mean_ci(m)
-                    if ((high - low) / 2 <= until_halfwidth).all():
-                        stopped = f"every margin is within ±{until_halfwidth:g}"
-                        break
-                elif n == 1:
-                    stopped = "there is one legal move"
-                    break
-                elif _separated(m, looks):
-                    stopped = (f"the best move is separated from every other (paired 95%, "
-                               f"split over {looks} looks)")
-                    break
+        parts, looks = [], _looks(rollouts, batch)
+        state = {"done": 0, "check": batch,
+                 "stopped": f"the most rollouts asked for ({rollouts:,})"}
+
+        def fold(_, part: np.ndarray) -> bool:
+            parts.append(part)
+            state["done"] += len(part)
+            if progress:
+                progress(len(part))
+            if state["done"] < state["check"] or state["done"] == rollouts or not early_stop:
+                return False
+            state["check"] *= 2
+            m = _margins(np.concatenate(parts), side)
+            if until_halfwidth is not None:
+                _, low, high = _mean_ci(m)
+                if ((high - low) / 2 <= until_halfwidth).all():
+                    state["stopped"] = f"every margin is within ±{until_halfwidth:g}"
+                    return True
+            elif n == 1:
+                state["stopped"] = "there is one legal move"
+                return True
+            elif _separated(m, looks):
+                state["stopped"] = (f"the best move is separated from every other (paired "
+                                    f"95%, split over {looks} looks)")
+                return True
+            return False
+        run(_batch, (job,), range(-(-rollouts // batch)), fold, workers, scheduler)
+        stopped = state["stopped"]
         points = np.concatenate(parts)
         margins = _margins(points, side)
         best = int(np.argmax(margins.mean(0)))

@@ -19,18 +19,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..checks import seed_or_fresh
-from ..executors import executor, stream
-from ..rules import Rules
-from ..runner import RunSpec, columns, run_batch
-from ..strategies import parse_strategy
-from .ratings import bradley_terry
-from .stats import PairedMoments, wilson
+from . import batches as sizes
+from .analysis.ratings import bradley_terry
+from .analysis.stats import PairedMoments, wilson
+from .checks import seed_or_fresh
+from .executors import executor
+from .rules import Rules
+from .runner import RunSpec, columns, run, run_batch
+from .strategies import parse_strategy
 
 DEFAULT_DEALS = 100_000
 DEFAULT_MAX_DEALS = 10_000_000
-DEALS_PER_BATCH = 10_000
-GAMES_PER_BATCH = 2_500
 
 
 @dataclass
@@ -144,7 +143,7 @@ def compare(a, b, rules="scopa", seed: int | None = None, deals: int | None = No
         raise ValueError(f"the halfwidth to reach must be a positive number, not {until_halfwidth}")
     seed = seed_or_fresh(seed)
     units = (DEFAULT_DEALS if until_halfwidth is None else max_deals) if deals is None else deals
-    size = batch_size or (GAMES_PER_BATCH if games else DEALS_PER_BATCH)
+    size = batch_size or (sizes.DUPLICATE_GAMES if games else sizes.DUPLICATE_DEALS)
     sa, sb = parse_strategy(a), parse_strategy(b)         # also functions (user strategies)
     a, b = str(sa), str(sb)
     kw = {"games" if games else "rounds": units}
@@ -153,15 +152,13 @@ def compare(a, b, rules="scopa", seed: int | None = None, deals: int | None = No
     specs = [RunSpec.make(**kw, strategies=tuple(sa if t == s else sb for t in sides),
                           rules=rules, seed=seed, batch_size=size) for s in sides]
     cmp = Comparison(a, b, games, len(sides))
-    stop = False
-    with executor(workers, scheduler) as ex:
-        for _, batch in stream(duplicate_batch, (specs,), range(specs[0].n_batches), ex):
-            cmp.add(batch)
-            if progress:
-                progress(cmp)
-            stop = until_halfwidth is not None and cmp.headline_halfwidth() <= until_halfwidth
-            if stop:
-                break
+
+    def fold(_, batch: BatchResult) -> bool:
+        cmp.add(batch)
+        if progress:
+            progress(cmp)
+        return until_halfwidth is not None and cmp.headline_halfwidth() <= until_halfwidth
+    stop = run(duplicate_batch, (specs,), range(specs[0].n_batches), fold, workers, scheduler)
     out = cmp.result()
     out.update(seed=specs[0].seed, rules=rules.name, batch_size=size,
                until_halfwidth=until_halfwidth,

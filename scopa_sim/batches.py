@@ -1,0 +1,20 @@
+"""How many units a batch holds, for each kind of unit: the one place batch
+sizes are set (light: the command line reads it for its help).
+
+A batch is the runner's unit of work (`runner.run`): planned, run on any
+worker, handed to the consumer in order. Results never depend on these
+sizes (randomness is keyed by unit); what they trade is the cost of a batch
+(writing a part, folding a total, looking whether to stop) against memory
+and how often progress shows.
+"""
+ROUNDS = 50_000                 # simulated rounds: big enough that writing a part costs little
+GAMES = ROUNDS // 4             # simulated games (about 4 rounds each, more with higher targets)
+DUPLICATE_DEALS = 10_000        # compare: deals, each played once from every side
+DUPLICATE_GAMES = 2_500         # compare with games: game seeds, each played from every side
+ROLLOUTS = 500                  # advise: rollouts; the stop checks come at ROLLOUTS x 2^k
+MAX = 1_000_000                 # any unit: a batch is held in memory
+
+
+def default(games: bool) -> int:
+    """Rounds or games per batch of a simulated run."""
+    return GAMES if games else ROUNDS
