@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import scopa_sim
 from scopa_sim import schema
-from scopa_sim.kernels import layout as L
 from scopa_sim.rules import Rules
-
-
-def test_schema_follows_the_kernel_layout():
-    assert tuple(f.name for f in schema.ROUND) == L.ROUND_FIELDS
-    assert tuple(f.name for f in schema.SIDE) == L.SIDE_FIELDS
 
 
 def test_simulated_columns_and_types_are_the_declared_ones():
