@@ -69,7 +69,7 @@ def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, car
             rng[0] = saved[0]                         # the same draws for every move
             play_move(rpos, rdeck, rules, cards[j], takes[j])
             play_out(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work, users)
-            if users[5][F_STRATEGY] >= 0:
+            if users.fault[F_STRATEGY] >= 0:
                 return -1
             score_into(rpos, rules, sout)
             for t in range(n_sides):

@@ -139,7 +139,7 @@ def policy(strategy, seat, pos, rules, n, cards, takes, rng, users):
     """The move a rollout or fallback strategy (fast or user, at its default
     parameters) plays; a bad choice is recorded in `users` and move 0 played."""
     if is_user(strategy):
-        return play_user(strategy, users[1][strategy - USER], seat, pos, rules, n, cards,
+        return play_user(strategy, users.params[strategy - USER], seat, pos, rules, n, cards,
                          takes, rng, users)
     i = choose_fast(strategy, DEFAULTS[strategy], seat, pos, rules, n, cards, takes, rng)
     return checked(users, strategy, i, seat, pos[PLAYS], n)

@@ -276,7 +276,7 @@ def _batch(job: _Job, b: int) -> np.ndarray:
         raise StrategyError(f"strategy {job.strategy} raised {type(e).__name__}: {e} "
                             f"in an advise rollout") from None
     if done < 0:
-        f = users[5]
+        f = users.fault
         seat = int(f[F_SEAT])
         raise seats.bad_choice(f, seat, f"an advise rollout (seat {seat}, play {int(f[F_PLAY])})")
     return out

@@ -278,7 +278,8 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
     rules = scopa_sim.Rules()
     seats = Seats(rules, ("random", "random"))
     scratch = seats.scratch()
-    rng, deck, pos, work, cards, takes, _, _, _, search, users = scratch
+    rng, deck, pos, work = scratch.rng, scratch.deck, scratch.pos, scratch.work
+    cards, takes, search, users = scratch.cards, scratch.takes, scratch.search, scratch.users
     own = {
         ids.RANDOM: lambda p, s, n: kernels.rng.below(rng, n),
         ids.GREEDY: lambda p, s, n: 0 if n == 1 else H.greedy(p, pos, seats.packed, n, cards, takes),
