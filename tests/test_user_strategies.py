@@ -326,6 +326,22 @@ def test_the_help_and_the_parser_come_from_the_one_declaration():
         assert list(ids.DEFAULTS[b.id, :len(b.params)]) == [p.default for p in b.params]
 
 
+
+def test_every_parameter_slot_is_its_name_in_the_strategies_that_declare_it():
+    """Each `P_*` the kernels read is the slot of the parameter of that name
+    (P_USE_ENDGAME: "endgame") in every strategy that declares the name; a
+    name a strategy does not declare fails at import (`ids.slot`)."""
+    slots = {n: getattr(registry, n) for n in dir(registry) if n.startswith("P_")}
+    assert len(slots) == 23
+    for name, index in slots.items():
+        param = "endgame" if name == "P_USE_ENDGAME" else name[2:].lower()
+        holders = [b for b in ids.BUILTINS if param in [p.name for p in b.params]]
+        assert holders, name
+        for b in holders:
+            assert b.params[index].name == param, (name, b.name)
+    with pytest.raises(ValueError, match="declares no parameter"):
+        ids.slot("samples", "greedy")
+
 def test_suggest_takes_a_user_strategy_and_shows_it_the_game_scores():
     seen = []
 
