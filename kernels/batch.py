@@ -12,7 +12,7 @@ tuple of arrays, which Numba types field by field, so a kernel reads
 `scratch.deck`.
 
 `simulate_rounds` and `simulate_games` are Python functions that pick one of
-three compiled kernels by the strategies a run names (`ids.KINDS`):
+three compiled kernels by the strategies a run names (`registry.KINDS`):
 `simple_units` when every seat plays random, greedy or a user strategy,
 `fast_units` when every seat plays a fast one, `search_units` when one
 searches. Each is compiled (or loaded from the cache) the first time a run
@@ -28,7 +28,7 @@ import numpy as np
 
 from ._jit import outlined
 from . import users as U
-from .ids import BUILTINS, KINDS, USER
+from .registry import BUILTINS, KINDS, USER
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
 from .moves import W_SIZE
 from .position import POS_SIZE

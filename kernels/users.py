@@ -39,7 +39,7 @@ from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from ._jit import kernel, outlined
-from .ids import MAX_USERS, USER
+from .registry import MAX_USERS, USER
 from .layout import MAX_MOVES, MAX_PLAYERS, N_PARAMS
 from .observe import O_SIZE, observe
 from .position import PLAYS

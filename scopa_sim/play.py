@@ -11,7 +11,7 @@ import numpy as np
 
 from . import kernels
 from .cards import cards_of
-from .kernels import ids, layout as L, position as P
+from .kernels import registry, layout as L, position as P
 from .kernels.users import (
     F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user)
 from .observation import Observation
@@ -55,9 +55,9 @@ class Seats:
 
     def name(self, strategy: int) -> str:
         """A strategy id as the run names it."""
-        if ids.USER <= strategy < ids.USER + len(self.users):
-            return self.users[strategy - ids.USER].text
-        return ids.NAMES[strategy] if 0 <= strategy < len(ids.NAMES) else f"id {strategy}"
+        if registry.USER <= strategy < registry.USER + len(self.users):
+            return self.users[strategy - registry.USER].text
+        return registry.NAMES[strategy] if 0 <= strategy < len(registry.NAMES) else f"id {strategy}"
 
     # -- a batch ------------------------------------------------------------
     def play(self, games: bool, seed: int, first: int, count: int, sides, rounds,
