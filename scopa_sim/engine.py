@@ -420,15 +420,18 @@ class Round:
 
     # -- results ------------------------------------------------------------
     def result(self) -> dict:
-        """The round's record: the simulator's columns, for a finished round."""
+        """The round's record: the simulator's columns (`schema.ROUND`
+        without the run's indexes `round`, `game`, then `schema.SIDE` per
+        side), for a finished round."""
         if not self.done:
             raise ValueError("the round is not over")
         r, pos = self.rules, self._pos
         out = np.zeros((r.n_sides, L.N_SIDE), np.int16)
         kernels.score_round(pos[P.PILE:P.PILE + L.MAX_PLAYERS],
                             pos[P.SCOPAS:P.SCOPAS + L.MAX_PLAYERS], self._packed, out)
-        row = {"dealer": self.dealer, "last_capturer": self.last_capturer,
-               "leftover": self._leftover, "captures": self.captures}
+        values = {"dealer": self.dealer, "last_capturer": self.last_capturer,
+                  "leftover": self._leftover, "captures": self.captures}
+        row = {f.name: values[f.name] for f in schema.ROUND if f.name in values}  # no index
         for t in range(r.n_sides):
             for name in schema.side_fields(r):
                 row[f"{name}_{t}"] = int(out[t, L.SIDE_FIELDS.index(name)])
