@@ -111,7 +111,7 @@ def through_kernels(rules: Rules, orders, played) -> tuple[dict, float]:
     """Seconds of the kernel calls alone for the same rounds (checking that
     they play the same moves), and of `choose` alone."""
     scratch = kernels.scratch()
-    rng, work, cards, takes = scratch[0], scratch[3], scratch[4], scratch[5]
+    rng, work, cards, takes = scratch.rng, scratch.work, scratch.cards, scratch.takes
     packed = rules.pack()
     strategies = [(s, parse_strategy(s).spec.id, parse_strategy(s).vector()) for s in STRATEGIES]
     pos = np.zeros(P.POS_SIZE, np.uint64)
@@ -137,7 +137,7 @@ def through_kernels(rules: Rules, orders, played) -> tuple[dict, float]:
                                         work)
                 kernels.rng.stream(np.uint64(decision), 0, rng)
                 args = (sid, vector, seat, pos, deck, packed, n, cards, takes, rng, work,
-                        *scratch[9:])
+                        scratch.search, scratch.users)
                 if choose is None:                 # (drawing from the stream)
                     choose, entry = choosers(args)
                     kernels.rng.stream(np.uint64(decision), 0, rng)

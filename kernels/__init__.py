@@ -13,7 +13,7 @@ if __name__ != "scopa_sim.kernels":         # imported as a top-level `kernels` 
 
 import importlib
 
-from . import ids, layout        # plain constants (numpy only): light to import
+from . import layout, registry        # plain constants (numpy only): light to import
 
 _WHERE = {"captures_of": "moves", "legal_moves": "moves", "needs_compile": "batch",
           "scratch": "batch", "simulate_games": "batch", "simulate_rounds": "batch",
@@ -21,7 +21,7 @@ _WHERE = {"captures_of": "moves", "legal_moves": "moves", "needs_compile": "batc
           "score_round": "scoring"}
 _MODULES = ("batch", "deals", "moves", "observe", "position", "rng", "round", "scoring", "search",
             "strategies", "users")
-__all__ = ["ids", "layout", *_MODULES, *_WHERE]
+__all__ = ["layout", "registry", *_MODULES, *_WHERE]
 
 
 def __getattr__(name: str):

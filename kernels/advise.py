@@ -29,7 +29,7 @@ side's points on that line.
 import numpy as np
 
 from ._jit import kernel, outlined
-from .heuristics import choose_fast
+from .heuristics import pick_fast
 from .layout import R_SIDES, R_TEAM, S_POINTS
 from .moves import legal_moves
 from .position import HAND, TABLE, TURN, is_over, play_move, unseen
@@ -48,7 +48,7 @@ def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work, users):
         if is_user(strategy):
             i = play_user(strategy, p, seat, pos, rules, m, cards, takes, rng, users)
         else:
-            i = choose_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
+            i = pick_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
         play_move(pos, deck, rules, cards[i], takes[i])
 
 
@@ -69,7 +69,7 @@ def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, car
             rng[0] = saved[0]                         # the same draws for every move
             play_move(rpos, rdeck, rules, cards[j], takes[j])
             play_out(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work, users)
-            if users[5][F_STRATEGY] >= 0:
+            if users.fault[F_STRATEGY] >= 0:
                 return -1
             score_into(rpos, rules, sout)
             for t in range(n_sides):

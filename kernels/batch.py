@@ -7,10 +7,12 @@ Results go into caller-owned arrays, a row per round: `sides`
 (int16[rows, n_sides, N_SIDE]) and `rounds` (int64[rows, N_ROUND]); a round's
 results are written side by side, which is faster than one column each. The
 rules vector carries everything the rules say, the primiera lookup included
-(`layout.R_BEST`); `scratch()` makes the rest.
+(`layout.R_BEST`); `scratch()` makes the rest, a `Scratch` record: a named
+tuple of arrays, which Numba types field by field, so a kernel reads
+`scratch.deck`.
 
 `simulate_rounds` and `simulate_games` are Python functions that pick one of
-three compiled kernels by the strategies a run names (`ids.KINDS`):
+three compiled kernels by the strategies a run names (`registry.KINDS`):
 `simple_units` when every seat plays random, greedy or a user strategy,
 `fast_units` when every seat plays a fast one, `search_units` when one
 searches. Each is compiled (or loaded from the cache) the first time a run
@@ -20,12 +22,13 @@ whether a run's kernel still has to be compiled.
 """
 import threading
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from ._jit import outlined
 from . import users as U
-from .ids import BUILTINS, KINDS, USER
+from .registry import BUILTINS, KINDS, USER
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
 from .moves import W_SIZE
 from .position import POS_SIZE
@@ -34,43 +37,53 @@ from .search import search_scratch
 from .strategies import choose, choose_fast, choose_simple
 
 
+class Scratch(NamedTuple):
+    """A batch's scratch arrays (see `round`)."""
+    rng: np.ndarray            # uint64[1]: the random stream's state
+    deck: np.ndarray           # int64[N_CARDS]: the last round's deck order
+    pos: np.ndarray            # uint64[POS_SIZE]: the position (`position`)
+    work: np.ndarray           # int64[W_SIZE]: the capture search's scratch (`moves`)
+    cards: np.ndarray          # int64[MAX_MOVES]: the legal moves' cards
+    takes: np.ndarray          # uint64[MAX_MOVES]: the legal moves' capture sets
+    log: np.ndarray            # int64[N_CARDS, 3]: seat, card, capture of the last round's plays
+    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: one round's side results
+    info: np.ndarray           # int64[N_ROUND]: one round's fields
+    search: tuple              # the search strategies' scratch (`search.search_scratch`)
+    users: U.Users             # the run's user strategies (`users.context`)
+
+
 def scratch(functions=(), params=None):
-    """Fresh scratch arrays for one batch: rng, deck, pos, work, cards, takes,
-    log, out (one round's side results), info (one round's fields), search
-    (the search strategies' scratch tuple), users (the run's user strategy
-    `functions` and their rollout `params`, see `users.context`)."""
-    return (np.zeros(1, np.uint64), np.zeros(N_CARDS, np.int64),
-            np.zeros(POS_SIZE, np.uint64), np.zeros(W_SIZE, np.int64),
-            np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64),
-            np.zeros((N_CARDS, 3), np.int64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
-            np.zeros(N_ROUND, np.int64), search_scratch(), U.context(functions, params))
+    """Fresh scratch arrays for one batch, with a users context for the
+    run's user strategy `functions` and their rollout `params` (see
+    `users.context`)."""
+    return Scratch(rng=np.zeros(1, np.uint64), deck=np.zeros(N_CARDS, np.int64),
+                   pos=np.zeros(POS_SIZE, np.uint64), work=np.zeros(W_SIZE, np.int64),
+                   cards=np.zeros(MAX_MOVES, np.int64), takes=np.zeros(MAX_MOVES, np.uint64),
+                   log=np.zeros((N_CARDS, 3), np.int64),
+                   out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
+                   info=np.zeros(N_ROUND, np.int64), search=search_scratch(),
+                   users=U.context(functions, params))
 
 
 @outlined
-def simple_units(games, seed, first, count, rules, strategies, params, sides, rounds,
-                 rng, deck, pos, work, cards, takes, log, out, info, search, users):
+def simple_units(games, seed, first, count, rules, strategies, params, sides, rounds, scratch):
     """`round.play_units` with random and greedy only."""
-    return play_units(choose_simple, games, seed, first, count, rules, strategies, params,
-                      sides, rounds, rng, deck, pos, work, cards, takes, log, out, info,
-                      search, users)
+    return play_units(choose_simple, games, seed, first, count, rules, strategies, params, sides,
+                      rounds, scratch)
 
 
 @outlined
-def fast_units(games, seed, first, count, rules, strategies, params, sides, rounds,
-               rng, deck, pos, work, cards, takes, log, out, info, search, users):
+def fast_units(games, seed, first, count, rules, strategies, params, sides, rounds, scratch):
     """`round.play_units` with the fast strategies only."""
-    return play_units(choose_fast, games, seed, first, count, rules, strategies, params,
-                      sides, rounds, rng, deck, pos, work, cards, takes, log, out, info,
-                      search, users)
+    return play_units(choose_fast, games, seed, first, count, rules, strategies, params, sides,
+                      rounds, scratch)
 
 
 @outlined
-def search_units(games, seed, first, count, rules, strategies, params, sides, rounds,
-                 rng, deck, pos, work, cards, takes, log, out, info, search, users):
+def search_units(games, seed, first, count, rules, strategies, params, sides, rounds, scratch):
     """`round.play_units` with every strategy."""
-    return play_units(choose, games, seed, first, count, rules, strategies, params,
-                      sides, rounds, rng, deck, pos, work, cards, takes, log, out, info,
-                      search, users)
+    return play_units(choose, games, seed, first, count, rules, strategies, params, sides,
+                      rounds, scratch)
 
 
 KERNELS = (simple_units, fast_units, search_units)
@@ -116,24 +129,23 @@ def call(kernel, *args):
 
 
 def simulate_units(games, seed, first, count, rules, strategies, params, sides, rounds,
-                   rng, deck, pos, work, cards, takes, log, out, info, search, users):
+                   scratch):
     """Units first..first+count-1 of run `seed` (rounds, or with `games`
     games) in the kernel for these strategies: see `round.play_units`."""
     return int(call(kernel_for(strategies), bool(games), np.uint64(int(seed) % 2**64),
                     np.int64(first), np.int64(count), rules, strategies, params, sides,
-                    rounds, rng, deck, pos, work, cards, takes, log, out, info, search,
-                    users))
+                    rounds, scratch))
 
 
-def simulate_rounds(seed, first, rules, strategies, params, sides, rounds, *scratch):
+def simulate_rounds(seed, first, rules, strategies, params, sides, rounds, scratch):
     """Rounds first.. of run `seed`, one per row of `rounds`; round i is
     dealt by seat i % players. Returns the number of rows, or -2 if a
     strategy chose a move that does not exist (see `users`)."""
     return simulate_units(False, seed, first, rounds.shape[0], rules, strategies, params,
-                          sides, rounds, *scratch)
+                          sides, rounds, scratch)
 
 
-def simulate_games(seed, first, count, rules, strategies, params, sides, rounds, *scratch):
+def simulate_games(seed, first, count, rules, strategies, params, sides, rounds, scratch):
     """Games first..first+count-1 of run `seed`, one row per round played.
 
     Game g draws all its rounds from stream (seed, g); its first dealer is
@@ -143,4 +155,4 @@ def simulate_games(seed, first, count, rules, strategies, params, sides, rounds,
     -2 if a strategy chose a move that does not exist.
     """
     return simulate_units(True, seed, first, count, rules, strategies, params, sides,
-                          rounds, *scratch)
+                          rounds, scratch)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ._jit import kernel
 from .bits import ONE, lowest, popcount
-from .ids import (
+from .registry import (
     COUNTER, GREEDY, HEURISTIC, RANDOM, REPLY, P_CARD, P_COIN, P_COIN_EXPOSED, P_MATCH, P_PAIR,
     P_PRIMIERA, P_SCOPA, P_SETTEBELLO, P_SETTEBELLO_EXPOSED, P_SEVEN, P_SWEEP)
 from .layout import COINS, PRIMIERA, R_HAND, R_PLAYERS, R_TEAM, RANK, RANK_CARDS, SETTEBELLO
@@ -170,7 +170,7 @@ def cautious(p, seat, pos, rules, n, cards, takes, counting, matching):
 
 
 @kernel
-def choose_simple(strategy, p, seat, pos, rules, n, cards, takes, rng):
+def pick_simple(strategy, p, seat, pos, rules, n, cards, takes, rng):
     """The move random or greedy plays among the n legal moves; -1 for any
     other strategy id. Only random draws (one number, even from one move)."""
     if strategy == RANDOM:
@@ -181,10 +181,10 @@ def choose_simple(strategy, p, seat, pos, rules, n, cards, takes, rng):
 
 
 @kernel
-def choose_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
+def pick_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
     """The move a fast strategy (random, greedy, heuristic, counter, reply) plays;
     -1 for any other strategy id."""
     if strategy == HEURISTIC or strategy == COUNTER or strategy == REPLY:
         return 0 if n == 1 else cautious(p, seat, pos, rules, n, cards, takes,
                                          strategy != HEURISTIC, strategy == REPLY)
-    return choose_simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
+    return pick_simple(strategy, p, seat, pos, rules, n, cards, takes, rng)

@@ -45,18 +45,25 @@ R_BEST = R_PRIMIERA + N_RANKS       # R_BEST + suit slice: that suit's best prim
 R_SIZE = R_BEST + 1024
 
 # ---- per-side round results (int16), one row per side ----------------------
-S_CARDS, S_COINS, S_SETTEBELLO, S_PRIMIERA, S_SCOPAS = 0, 1, 2, 3, 4
-S_PT_CARDS, S_PT_COINS, S_PT_SETTEBELLO, S_PT_PRIMIERA = 5, 6, 7, 8
-S_PT_RE_BELLO, S_PT_NAPOLA, S_POINTS, S_SCORE = 9, 10, 11, 12
+# The result fields in the kernel's order (`scopa_sim.schema` says what each
+# is, in this order); each S_*/Q_* is its field's index, looked up by name.
 SIDE_FIELDS = ("cards", "coins", "settebello", "primiera", "scopas",
                "pt_cards", "pt_coins", "pt_settebello", "pt_primiera",
                "pt_re_bello", "pt_napola", "points", "score")
 N_SIDE = len(SIDE_FIELDS)
+S_CARDS, S_COINS, S_SETTEBELLO, S_PRIMIERA, S_SCOPAS = (
+    SIDE_FIELDS.index(f) for f in ("cards", "coins", "settebello", "primiera", "scopas"))
+S_PT_CARDS, S_PT_COINS, S_PT_SETTEBELLO, S_PT_PRIMIERA = (
+    SIDE_FIELDS.index(f) for f in ("pt_cards", "pt_coins", "pt_settebello", "pt_primiera"))
+S_PT_RE_BELLO, S_PT_NAPOLA, S_POINTS, S_SCORE = (
+    SIDE_FIELDS.index(f) for f in ("pt_re_bello", "pt_napola", "points", "score"))
 
 # ---- per-round results (int64) ---------------------------------------------
-Q_ROUND, Q_GAME, Q_DEALER, Q_LAST_CAPTURER, Q_LEFTOVER, Q_CAPTURES = range(6)
 ROUND_FIELDS = ("round", "game", "dealer", "last_capturer", "leftover", "captures")
 N_ROUND = len(ROUND_FIELDS)
+Q_ROUND, Q_GAME, Q_DEALER, Q_LAST_CAPTURER, Q_LEFTOVER, Q_CAPTURES = (
+    ROUND_FIELDS.index(f)
+    for f in ("round", "game", "dealer", "last_capturer", "leftover", "captures"))
 
 # ---- strategies ------------------------------------------------------------
 N_PARAMS = 16          # parameter vector length per seat

@@ -5,14 +5,15 @@ The strategy code comes in as a jitted function, `choose` (see
 `strategies`): the kernels here are compiled once per such function, so a
 run of fast strategies never compiles the search strategies.
 
-Scratch arrays are owned by the caller (a batch) and reused for every round:
+The scratch arrays are owned by the caller (a batch) and reused for every
+round, in a `batch.Scratch` record: `scratch.deck` (the round's deck order),
 `pos` (the position, see `position`), `work` (the capture search's scratch),
 `cards`/`takes` (the move list), `log` (int64[40, 3]: seat, card and capture
 mask of every play of the last round), `search` (a tuple of the search
 strategies' scratch arrays, see `search.search_scratch`), `users` (the user
-strategies, the game scores and a fault record, see `users`); `out`/`info` are
-where `play_round` puts one round's results, and `play_units` passes the
-round's rows of the batch arrays instead.
+strategies, the game scores and a fault record, a `users.Users`); `play_round`
+puts one round's results into the `out`/`info` it is given (`play_units`
+passes the round's rows of the batch arrays).
 """
 import numpy as np
 
@@ -31,18 +32,20 @@ from .users import F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, record_fault
 
 
 @spliced
-def play_round(choose, deck, dealer, rules, strategies, params, rng,
-               pos, work, cards, takes, log, out, info, search, users):
-    """Play a round dealt from `deck` by `dealer`; False if a strategy chose
+def play_round(choose, dealer, rules, strategies, params, scratch, out, info):
+    """Play a round dealt from `scratch.deck` by `dealer`; False if a strategy chose
     a move that does not exist (the fault is in `users`, see `users`).
 
     Scores it into `out[side, S_*]` (every side of `out` zeroed first) and
     fills `info[Q_*]`: the dealer, the last capturer (seat, or -1), the cards
     left on the table at the end, the number of captures.
     """
+    deck, rng, pos, work = scratch.deck, scratch.rng, scratch.pos, scratch.work
+    cards, takes, log, search, users = (scratch.cards, scratch.takes, scratch.log,
+                                        scratch.search, scratch.users)
     start_round(pos, deck, dealer, rules)
     play = 0
-    fault = users[5]
+    fault = users.fault
     while not is_over(pos):
         seat = np.int64(pos[TURN])
         m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, cards, takes, work)
@@ -121,7 +124,7 @@ def deal_round(seed, unit, number, deck, rng):
 
 @spliced
 def play_units(choose, games, seed, first, count, rules, strategies, params, sides,
-               rounds, rng, deck, pos, work, cards, takes, log, out, info, search, users):
+               rounds, scratch):
     """Units first..first+count-1 of run `seed`: rounds, or with `games`
     whole games, one row of sides/rounds per round played.
 
@@ -129,14 +132,15 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
     decide stream (`deal_round`); the unit's first round is dealt by seat
     u % players. A round's `rounds[:, Q_ROUND]` is u and Q_GAME -1; a game's
     rounds have Q_ROUND their number within the game (from 0), Q_GAME u, and
-    S_SCORE each side's total so far (the `users` context's scores, which
-    observations show). A round is scored straight into its rows (`out` and
-    `info` are not used). Returns the number of rows; -1 if the arrays were
-    too small (call again with bigger ones); -2 if a strategy chose a move
-    that does not exist (the fault, with its unit and round, is in `users`).
+    S_SCORE each side's total so far (`scratch.users.scores`, which
+    observations show). A round is scored straight into its rows
+    (`scratch.out` and `scratch.info` are not used). Returns the number of
+    rows; -1 if the arrays were too small (call again with bigger ones); -2
+    if a strategy chose a move that does not exist (the fault, with its unit
+    and round, is in `scratch.users`).
     """
-    scores = users[2]
-    fault = users[5]
+    deck, rng = scratch.deck, scratch.rng
+    scores, fault = scratch.users.scores, scratch.users.fault
     fault[F_STRATEGY] = -1
     n = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
@@ -152,8 +156,8 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
                 return -1
             deal_round(seed, u, number, deck, rng)
             result, fields = sides[row], rounds[row]     # the round's row, written in place
-            if not play_round(choose, deck, dealer, rules, strategies, params, rng,
-                              pos, work, cards, takes, log, result, fields, search, users):
+            if not play_round(choose, dealer, rules, strategies, params, scratch, result,
+                              fields):
                 fault[F_UNIT], fault[F_ROUND] = u, number
                 return -2
             if games:

@@ -24,8 +24,8 @@ import numpy as np
 
 from ._jit import kernel, outlined, spliced
 from .bits import ONE, ZERO, lowest, popcount
-from .heuristics import choose_fast
-from .ids import (
+from .heuristics import pick_fast
+from .registry import (
     DEFAULTS, P_DEAL_CARDS, P_DEALS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS,
     P_INFER, P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER)
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM, S_POINTS
@@ -139,9 +139,9 @@ def policy(strategy, seat, pos, rules, n, cards, takes, rng, users):
     """The move a rollout or fallback strategy (fast or user, at its default
     parameters) plays; a bad choice is recorded in `users` and move 0 played."""
     if is_user(strategy):
-        return play_user(strategy, users[1][strategy - USER], seat, pos, rules, n, cards,
+        return play_user(strategy, users.params[strategy - USER], seat, pos, rules, n, cards,
                          takes, rng, users)
-    i = choose_fast(strategy, DEFAULTS[strategy], seat, pos, rules, n, cards, takes, rng)
+    i = pick_fast(strategy, DEFAULTS[strategy], seat, pos, rules, n, cards, takes, rng)
     return checked(users, strategy, i, seat, pos[PLAYS], n)
 
 

@@ -7,19 +7,19 @@ use the fast ones (or a user's) for their rollouts; user strategies
 (`users`) get the seat's observation. Every strategy draws only from the
 round's random stream, so a seed fixes every decision.
 
-Dispatch is explicit, one branch per id of `ids.BUILTINS` and one for the
+Dispatch is explicit, one branch per id of `registry.BUILTINS` and one for the
 user ids; an unknown id chooses -1, which the round loop reports as an
 error. Three choosers with one signature, passed to the batch kernels as
 the strategy code (`round.play_units`), so that a run compiles only the
-strategy code it names (`ids.KINDS`): `choose_simple` (random, greedy),
+strategy code it names (`registry.KINDS`): `choose_simple` (random, greedy),
 `choose_fast` (and heuristic, counter) and `choose` (every strategy); each
 also plays user strategies.
 """
 from ._jit import spliced
-from .heuristics import choose_fast as fast, choose_simple as simple
-from .ids import ENDGAME, ISMCTS, PIMC, SPIMC
+from .heuristics import pick_fast, pick_simple
+from .registry import ENDGAME, ISMCTS, PIMC, SPIMC
 from .search import endgame, ismcts, pimc
-from .strong import spimc
+from .spimc import spimc
 from .users import is_user, play_user
 
 
@@ -29,7 +29,7 @@ def choose_simple(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, wor
     """The move of random, greedy or a user strategy; -1 for any other id."""
     if is_user(strategy):
         return play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users)
-    return simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
+    return pick_simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
 
 
 @spliced
@@ -38,7 +38,7 @@ def choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work,
     """`choose_simple` and heuristic and counter."""
     if is_user(strategy):
         return play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users)
-    return fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
+    return pick_fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
 
 
 @spliced

@@ -9,7 +9,8 @@ A user strategy is `f(obs, cards, takes, params) -> index`: `obs` the
 seat's observation (int64[O_SIZE], see `observe`), `cards` and `takes` the
 legal moves (int64[n] each: the card played, the set it captures, 0 for a
 trail), `params` its parameter row (float64[N_PARAMS]). Its id is USER + k,
-k its slot in the run's `users` context, a tuple::
+k its slot in the run's `users` context, a `Users` record (a named tuple,
+which Numba types field by field)::
 
     functions  int64[MAX_USERS, 2]: slot k's function as its C wrapper's and
              its Numba entry's addresses (`no_user`'s in unused slots); the
@@ -29,6 +30,8 @@ A bad choice (an index out of range, or an unknown strategy id) never
 plays: the seat plays move 0 instead so the search code stays in bounds,
 the fault is recorded, and the round loop stops the batch (see `round`).
 """
+from typing import NamedTuple
+
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -36,7 +39,7 @@ from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 from ._jit import kernel, outlined
-from .ids import MAX_USERS, USER
+from .registry import MAX_USERS, USER
 from .layout import MAX_MOVES, MAX_PLAYERS, N_PARAMS
 from .observe import O_SIZE, observe
 from .position import PLAYS
@@ -46,6 +49,17 @@ SIGNATURE = types.int64(types.int64[::1], types.int64[::1], types.int64[::1],
 FUNCTION = types.FunctionType(SIGNATURE)
 F_STRATEGY, F_VALUE, F_MOVES, F_SEAT, F_PLAY, F_UNIT, F_ROUND = range(7)
 N_FAULT = 7
+
+
+class Users(NamedTuple):
+    """The users context (see the module docstring)."""
+    functions: np.ndarray
+    params: np.ndarray
+    scores: np.ndarray
+    obs: np.ndarray
+    moves: np.ndarray
+    fault: np.ndarray
+    row: np.ndarray
 
 
 @outlined
@@ -71,10 +85,10 @@ def context(functions=(), params=None):
     if params is not None:
         table[:len(params)] = params
     slots = list(functions) + [no_user] * (MAX_USERS - len(functions))
-    return (np.array([addresses(f) for f in slots], np.int64), table,
-            np.zeros(MAX_PLAYERS, np.int64), np.zeros(O_SIZE, np.int64),
-            np.zeros((2, MAX_MOVES), np.int64), np.full(N_FAULT, -1, np.int64),
-            np.zeros(N_PARAMS, np.float64))
+    return Users(functions=np.array([addresses(f) for f in slots], np.int64), params=table,
+                 scores=np.zeros(MAX_PLAYERS, np.int64), obs=np.zeros(O_SIZE, np.int64),
+                 moves=np.zeros((2, MAX_MOVES), np.int64),
+                 fault=np.full(N_FAULT, -1, np.int64), row=np.zeros(N_PARAMS, np.float64))
 
 
 @intrinsic
@@ -122,7 +136,7 @@ def is_user(strategy):
 @kernel
 def record_fault(users, strategy, value, n, seat, play):
     """Keep the round's first bad choice."""
-    fault = users[5]
+    fault = users.fault
     if fault[F_STRATEGY] < 0:
         fault[F_STRATEGY] = strategy
         fault[F_VALUE] = value
@@ -147,8 +161,8 @@ def play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users):
     move 0 returned. The observation is filled afresh and the moves are
     zeroed again after the call, so a call sees nothing an earlier one saw
     or wrote, even past the end of its arrays (with bounds checks off)."""
-    functions, scores, obs, moves, row = users[0], users[2], users[3], users[4], users[6]
-    observe(seat, pos, rules, scores, rng, obs)
+    functions, obs, moves, row = users.functions, users.obs, users.moves, users.row
+    observe(seat, pos, rules, users.scores, rng, obs)
     for i in range(n):
         moves[0, i] = cards[i]
         moves[1, i] = np.int64(takes[i])

@@ -61,7 +61,7 @@ from .batches import MAX as MAX_BATCH, ROLLOUTS
 from .cards import Card, card_name, card_with_alias, cards_of, mask_of, names, parse_cards
 from .checks import below_target, mine_theirs, seed_or_fresh, whole
 from .runner import run
-from .kernels import ids, layout as L, position as P
+from .kernels import registry, layout as L, position as P
 from .kernels.batch import call
 from .kernels.users import F_PLAY, F_SEAT
 from .play import Seats, StrategyError
@@ -277,7 +277,7 @@ def _batch(job: _Job, b: int) -> np.ndarray:
         raise StrategyError(f"strategy {job.strategy} raised {type(e).__name__}: {e} "
                             f"in an advise rollout") from None
     if done < 0:
-        f = users[5]
+        f = users.fault
         seat = int(f[F_SEAT])
         raise seats.bad_choice(f, seat, f"an advise rollout (seat {seat}, play {int(f[F_PLAY])})")
     return out
@@ -389,9 +389,9 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     the result as plain data ("moves": records best first, see COLUMNS;
     "rollouts", "stopped", "exact", ...)."""
     s = parse_strategy(strategy)
-    if getattr(s.spec, "id", None) not in ids.FAST and not getattr(s.spec, "jitted", False):
+    if getattr(s.spec, "id", None) not in registry.FAST and not getattr(s.spec, "jitted", False):
         raise ValueError(f"advise plays its rollouts in the kernel, with a fast strategy "
-                         f"({', '.join(ids.NAMES[i] for i in ids.FAST)}) or a jitted one "
+                         f"({', '.join(registry.NAMES[i] for i in registry.FAST)}) or a jitted one "
                          f"of yours, not {s.name}")
     seed = seed_or_fresh(seed)
     rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,

@@ -26,11 +26,10 @@ Move = tuple[int, tuple[int, ...]]
 DECK_HINT = ("a deck is the 40 cards in dealing order, e.g. scopa_sim.deck_of(seed, index), "
              "round index's deck in a run with that seed")
 OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
-_RNG, _WORK, _CARDS, _TAKES, _SEARCH, _USERS = 0, 3, 4, 5, 9, 10   # in kernels.scratch()
 _THREAD = threading.local()
 
 
-def _scratch() -> tuple:
+def _scratch() -> kernels.batch.Scratch:
     """This thread's kernel scratch arrays (`kernels.scratch()`, some 3 MB
     with the search strategies'), made on the thread's first kernel call
     from this module and kept for the thread's life. Every call here fills
@@ -120,8 +119,8 @@ def legal_captures(table: str | Iterable[Card], card: Card,
     table, card = parse_cards(table), parse_card(card)
     _disjoint([card], table)
     s = _scratch()
-    n = kernels.captures_of(np.uint64(mask_of(table)), card, packed(rules), s[_TAKES], s[_WORK])
-    return [_cards_of(m) for m in s[_TAKES][:n].tolist()]
+    n = kernels.captures_of(np.uint64(mask_of(table)), card, packed(rules), s.takes, s.work)
+    return [_cards_of(m) for m in s.takes[:n].tolist()]
 
 
 def legal_moves(hand: str | Iterable[Card], table: str | Iterable[Card],
@@ -137,8 +136,8 @@ def legal_moves(hand: str | Iterable[Card], table: str | Iterable[Card],
 def _moves(hand: np.uint64, table: np.uint64, packed: np.ndarray) -> list[Move]:
     """The legal moves of a hand on a table (disjoint card sets), by the kernel."""
     s = _scratch()
-    cards, takes = s[_CARDS], s[_TAKES]
-    n = kernels.legal_moves(hand, table, packed, cards, takes, s[_WORK])
+    cards, takes = s.cards, s.takes
+    n = kernels.legal_moves(hand, table, packed, cards, takes, s.work)
     return list(zip(cards[:n].tolist(), map(_cards_of, takes[:n].tolist())))
 
 
@@ -421,10 +420,13 @@ class Round:
 
     # -- results ------------------------------------------------------------
     def result(self) -> dict:
-        """The round's record: the simulator's columns, for a finished round."""
+        """The round's record: the simulator's columns (`schema.ROUND`
+        without the run's indexes `round`, `game`, then `schema.SIDE` per
+        side), for a finished round."""
         r, out = self.rules, self._scored()
-        row = {"dealer": self.dealer, "last_capturer": self.last_capturer,
-               "leftover": self._leftover, "captures": self.captures}
+        values = {"dealer": self.dealer, "last_capturer": self.last_capturer,
+                  "leftover": self._leftover, "captures": self.captures}
+        row = {f.name: values[f.name] for f in schema.ROUND if f.name in values}  # no index
         for t in range(r.n_sides):
             for name in schema.side_fields(r):
                 row[f"{name}_{t}"] = int(out[t, L.SIDE_FIELDS.index(name)])
@@ -466,11 +468,11 @@ class Round:
         pos, turn, scratch = self._pos, self.turn, _scratch()
         seats = Seats(self.rules, [s] * self.rules.players) if s.users() else None
         if seats:
-            scratch = scratch[:_USERS] + (seats.context(),)
-            scratch[_USERS][2][:len(scores)] = scores
-        cards, takes, rng = scratch[_CARDS], scratch[_TAKES], scratch[_RNG]
+            scratch = scratch._replace(users=seats.context())
+            scratch.users.scores[:len(scores)] = scores
+        cards, takes, rng = scratch.cards, scratch.takes, scratch.rng
         n = kernels.legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
-                                scratch[_WORK])
+                                scratch.work)
         kernels.rng.stream(seed, 0, rng)
         if seats:
             i = seats.decide(turn, pos, self._deck, n, scratch,
@@ -478,7 +480,7 @@ class Round:
         else:
             i = kernels.batch.call(kernels.strategies.choose, s.spec.id, s.vector(), turn, pos,
                                    self._deck, self._packed, n, cards, takes, rng,
-                                   scratch[_WORK], scratch[_SEARCH], scratch[_USERS])
+                                   scratch.work, scratch.search, scratch.users)
             if not 0 <= i < n:
                 raise RuntimeError(f"strategy {s} chose move {i} of {n}")
         return int(cards[i]), _cards_of(int(takes[i]))

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import kernels
 from .cards import cards_of
-from .kernels import ids, layout as L, position as P
+from .kernels import registry, layout as L, position as P
 from .kernels.users import (
     F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user)
 from .observation import Observation
@@ -55,9 +55,9 @@ class Seats:
 
     def name(self, strategy: int) -> str:
         """A strategy id as the run names it."""
-        if ids.USER <= strategy < ids.USER + len(self.users):
-            return self.users[strategy - ids.USER].text
-        return ids.NAMES[strategy] if 0 <= strategy < len(ids.NAMES) else f"id {strategy}"
+        if registry.USER <= strategy < registry.USER + len(self.users):
+            return self.users[strategy - registry.USER].text
+        return registry.NAMES[strategy] if 0 <= strategy < len(registry.NAMES) else f"id {strategy}"
 
     # -- a batch ------------------------------------------------------------
     def play(self, games: bool, seed: int, first: int, count: int, sides, rounds,
@@ -71,7 +71,7 @@ class Seats:
             return self.play_in_python(games, seed, first, count, sides, rounds, scratch)
         try:
             rows = kernels.simulate_units(games, seed, first, count, self.packed, self.ids,
-                                          self.params, sides, rounds, *scratch)
+                                          self.params, sides, rounds, scratch)
         except Exception as e:
             if not self.users:
                 raise
@@ -83,7 +83,7 @@ class Seats:
                                 f"({'games' if games else 'rounds'} {first}.."
                                 f"{first + count - 1})") from None
         if rows == -2:
-            f = scratch[-1][5]
+            f = scratch.users.fault
             seat = int(f[F_SEAT])
             raise self.bad_choice(f, seat, _where(games, int(f[F_UNIT]), int(f[F_ROUND]), seat,
                                                   int(f[F_PLAY])))
@@ -105,8 +105,8 @@ class Seats:
         `record`, each round's deck order and plays (seat, card, capture set)
         are appended to it as a pair of arrays."""
         K, rules = kernels, self.packed
-        rng, deck, pos, work, cards, takes, log, _, _, _, users = scratch
-        scores = users[2]
+        rng, deck, pos, work = scratch.rng, scratch.deck, scratch.pos, scratch.work
+        cards, takes, log, scores = scratch.cards, scratch.takes, scratch.log, scratch.users.scores
         n, n_sides = self.rules.players, self.rules.n_sides
         row = 0
         seed = np.uint64(int(seed) % 2**64)
@@ -146,8 +146,9 @@ class Seats:
         """The index of the move seat's strategy plays among the n legal
         moves in scratch's cards/takes; StrategyError naming it and `where()`
         if it fails."""
-        rng, _, _, work, cards, takes, _, _, _, search, users = scratch
-        fault = users[5]
+        rng, work, cards, takes = scratch.rng, scratch.work, scratch.cards, scratch.takes
+        search, users = scratch.search, scratch.users
+        fault = users.fault
         fault[F_STRATEGY] = -1
         strategy, p = self.seats[seat], self.params[seat]
         try:
@@ -168,9 +169,9 @@ class Seats:
         return int(i)
 
     def _user_choice(self, spec: UserSpec, seat, pos, n, cards, takes, p, scratch):
-        rng, users = scratch[0], scratch[-1]
+        rng, users = scratch.rng, scratch.users
         obs = np.zeros(kernels.observe.O_SIZE, np.int64)           # fresh for every call
-        kernels.observe.observe(seat, pos, self.packed, users[2], rng, obs)
+        kernels.observe.observe(seat, pos, self.packed, users.scores, rng, obs)
         if spec.jitted:
             return spec.function(obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())
         moves = [(int(c), tuple(cards_of(int(t)))) for c, t in zip(cards[:n], takes[:n])]

@@ -243,7 +243,7 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
     rounds = np.zeros((1, L.N_ROUND), np.int64)
     scratch = seats.scratch()
     seats.play(False, seed, index, 1, sides, rounds, scratch)
-    deck, log = scratch[1], scratch[6]
+    deck, log = scratch.deck, scratch.log
     game = Round(spec.rules, deck=[int(c) for c in deck], dealer=index % spec.rules.players)
     _replay(game, log[:40 - spec.rules.table_size])
     return game

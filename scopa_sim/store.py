@@ -218,19 +218,19 @@ def side_strategy(spec: RunSpec, side: int) -> str:
 
 
 def games_table(spec: RunSpec, rounds_tab: pa.Table) -> pa.Table:
-    """One row per game: id, rounds played, first dealer, final scores, winner."""
+    """One row per game: the games table's columns (`schema.game_fields`)."""
     game = rounds_tab["game"].to_numpy()
     last = np.append(game[1:] != game[:-1], True)
     first = np.insert(last[:-1], 0, True)
     starts, ends = np.flatnonzero(first), np.flatnonzero(last)
     scores = np.stack([rounds_tab[f"score_{t}"].to_numpy()[ends]
                        for t in range(spec.rules.n_sides)], 1)
-    cols = {"game": game[ends], "rounds": (ends - starts + 1).astype(np.int16),
-            "first_dealer": rounds_tab["dealer"].to_numpy()[starts],
-            "winner": scores.argmax(1).astype(np.int8)}
-    for t in range(spec.rules.n_sides):
-        cols[f"score_{t}"] = scores[:, t]
-    return pa.table(cols)
+    values = {"game": game[ends], "rounds": ends - starts + 1,
+              "first_dealer": rounds_tab["dealer"].to_numpy()[starts],
+              "winner": scores.argmax(1),
+              **{f"score_{t}": scores[:, t] for t in range(spec.rules.n_sides)}}
+    return pa.table({c: values[c].astype(f.dtype, copy=False)       # the schema's columns
+                     for c, f in schema.game_fields(spec.rules).items()})
 
 
 def encode(table: pa.Table, meta: bytes) -> bytes:

@@ -1,7 +1,7 @@
 """The strategy registry and the `name:key=value,...` notation that selects a
 strategy with its parameters.
 
-Built-in strategies come from the one declaration in `kernels.ids.BUILTINS`;
+Built-in strategies come from the one declaration in `kernels.registry.BUILTINS`;
 user strategies (`scopa_sim.user`) are written `PATH.py:NAME` or
 `package.module:NAME` (then `:key=value,...` for their declared
 parameters), or passed as functions.
@@ -14,14 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import user
-from .kernels import ids, layout
-from .kernels.ids import Param
+from .kernels import registry, layout
+from .kernels.registry import Param
 from .user import UserSpec
 
 
 @dataclass(frozen=True)
 class StrategySpec:
-    """A built-in strategy (see `kernels.ids.Builtin`)."""
+    """A built-in strategy (see `kernels.registry.Builtin`)."""
     name: str
     id: int
     kind: str
@@ -37,8 +37,8 @@ class StrategySpec:
         return ", ".join(default_text(p) for p in self.declared) or "-"
 
 
-REGISTRY = {b.name: StrategySpec(b.name, b.id, b.kind, b.help, b.params) for b in ids.BUILTINS}
-ROLLOUTS = tuple(b.name for b in ids.BUILTINS if b.kind != "search")   # "strategy" values
+REGISTRY = {b.name: StrategySpec(b.name, b.id, b.kind, b.help, b.params) for b in registry.BUILTINS}
+ROLLOUTS = tuple(b.name for b in registry.BUILTINS if b.kind != "search")   # "strategy" values
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class Strategy:
         `slots` (UserSpec -> slot in the run's users context)."""
         v = np.zeros(layout.N_PARAMS, np.float64)
         for i, (_, x) in enumerate(self.values):
-            v[i] = ids.USER + slots[x] if isinstance(x, UserSpec) else x
+            v[i] = registry.USER + slots[x] if isinstance(x, UserSpec) else x
         return v
 
     def __str__(self) -> str:
@@ -87,7 +87,7 @@ def param_text(p: Param, v) -> str:
     if isinstance(v, UserSpec):
         return v.text
     if p.kind == "strategy":
-        return ids.NAMES[int(v)]
+        return registry.NAMES[int(v)]
     short = format(v, "g")
     return short if float(short) == v else repr(v)
 
@@ -147,7 +147,7 @@ def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec])
         if text not in ROLLOUTS:
             raise ValueError(f"parameter {p.name} of {strategy} names a fast strategy "
                              f"({', '.join(ROLLOUTS)}) or a jitted user strategy PATH.py:NAME")
-        return float(ids.NAMES.index(text))
+        return float(registry.NAMES.index(text))
     try:
         return float(text)
     except ValueError:
@@ -164,7 +164,7 @@ def _check_value(strategy: str, p: Param, value) -> None:
                 raise ValueError(f"{where}: a rollout plays in the kernel, so {value.text} "
                                  f"must be a jitted (@numba.njit) strategy")
             return
-        if value not in [ids.NAMES.index(name) for name in ROLLOUTS]:
+        if value not in [registry.NAMES.index(name) for name in ROLLOUTS]:
             raise ValueError(f"{where} names a fast strategy: {', '.join(ROLLOUTS)}")
         return
     if (isinstance(value, (bool, np.bool_))
@@ -222,8 +222,8 @@ def user_slots(seats) -> list[UserSpec]:
     """The distinct user strategies the seats play (their rollouts included),
     in slot order: slot k has the kernel id USER + k."""
     found = list(dict.fromkeys(u for s in seats for u in s.users()))
-    if len(found) > ids.MAX_USERS:
-        raise ValueError(f"a run can use at most {ids.MAX_USERS} user strategies, "
+    if len(found) > registry.MAX_USERS:
+        raise ValueError(f"a run can use at most {registry.MAX_USERS} user strategies, "
                          f"not {len(found)}")
     return found
 
@@ -238,6 +238,7 @@ def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Str
     strategy_ids = np.zeros(layout.MAX_PLAYERS, np.int64)
     params = np.zeros((layout.MAX_PLAYERS, layout.N_PARAMS), np.float64)
     for i, s in enumerate(seats):
-        strategy_ids[i] = ids.USER + slots[s.spec] if isinstance(s.spec, UserSpec) else s.spec.id
+        strategy_ids[i] = (registry.USER + slots[s.spec] if isinstance(s.spec, UserSpec)
+                           else s.spec.id)
         params[i] = s.vector(slots)
     return strategy_ids, params, seats, users

@@ -38,7 +38,7 @@ from numba.core import config
 from numba.core.compiler_lock import global_compiler_lock
 
 from .kernels import _jit
-from .kernels.ids import Param
+from .kernels.registry import Param
 
 PARAMS_ATTRIBUTE = "scopa_params"
 USER_CACHE = _jit.CACHE_DIR / "user" if _jit.CACHE_DIR else None   # see _compiling

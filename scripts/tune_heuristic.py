@@ -6,12 +6,12 @@ Coordinate search: each round, try every risk weight halved and doubled
 against the current best on duplicate deals (same seed, so every candidate
 meets the same decks); keep a change only if its margin's 95% interval is
 above zero. Prints each step and the final weights, to copy into
-kernels/ids.py.
+kernels/registry.py.
 """
 import argparse
 
 from scopa_sim.matches import compare
-from scopa_sim.kernels import ids
+from scopa_sim.kernels import registry
 
 RISKS = ("sweep", "seven", "coin_exposed", "settebello_exposed", "match", "pair")
 
@@ -27,8 +27,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
-    sid = ids.NAMES.index(args.strategy)
-    best = {p.name: p.default for p in ids.BUILTINS[sid].params if p.name in RISKS}
+    sid = registry.NAMES.index(args.strategy)
+    best = {p.name: p.default for p in registry.BUILTINS[sid].params if p.name in RISKS}
     for r in range(args.rounds):
         changed = False
         for key in RISKS:

@@ -25,7 +25,7 @@ NEAR_TIE = 1e-9
 
 
 def params_of(spec: str) -> dict:
-    """The strategy's parameters by name (defaults from kernels.ids.BUILTINS)."""
+    """The strategy's parameters by name (defaults from kernels.registry.BUILTINS)."""
     return dict(parse_strategy(spec).values)
 
 

@@ -50,7 +50,7 @@ def test_the_deal_columns_are_the_cards_the_kernel_played(preset, games):
         # the scratch holds the unit's last round: check that one
         cols = deals.deal_columns(rules, 11, [unit], [rounds[rows - 1, L.Q_ROUND]] if games
                                   else None)
-        _check_row(cols, 0, _played(scratch[6][:40 - rules.table_size], rules.players), rules)
+        _check_row(cols, 0, _played(scratch.log[:40 - rules.table_size], rules.players), rules)
         checked += rows if not games else 1
         unit += 1
 

@@ -1,4 +1,4 @@
-"""The defaults the docs name are the registry's (kernels/ids.py BUILTINS, and
+"""The defaults the docs name are the registry's (kernels/registry.py BUILTINS, and
 advise's strategy): issue 28 found docs/ANALYSIS.md calling heuristic pimc's
 rollout default while the README and `scopa-sim strategies` said counter.
 
@@ -24,11 +24,11 @@ from click.testing import CliRunner
 
 from scopa_sim.advise import DEFAULT_STRATEGY
 from scopa_sim.cli import main
-from scopa_sim.kernels import ids
+from scopa_sim.kernels import registry
 
 ROOT = Path(__file__).parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-BUILTINS = {b.name: b for b in ids.BUILTINS}
+BUILTINS = {b.name: b for b in registry.BUILTINS}
 NAMED = re.compile(r"`(\w+)`|\*\*(\w+)\*\*")
 PARAM = re.compile(r"`(?P<param>[a-z_]+)`(?: strategy)? \((?:default |0\.\.1, default )?"
                    r"`?(?P<value>[\w.]+)`?[;:),]")
@@ -39,10 +39,10 @@ ROLLOUTS_DEFAULT = re.compile(r"`(?P<name>\w+)`'s (?:own )?rollouts? defaults? (
 ADVISE = re.compile(r"`--strategy` \(default `(?P<value>\w+)`|`(?P<v>\w+)` is `advise`'s default")
 
 
-def written(param: ids.Param) -> str:
+def written(param: registry.Param) -> str:
     """A default as the docs write it: a strategy by name, a number plainly."""
     if param.kind == "strategy":
-        return ids.NAMES[int(param.default)]
+        return registry.NAMES[int(param.default)]
     return f"{param.default:g}"
 
 

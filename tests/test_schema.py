@@ -2,15 +2,13 @@
 the kernel's layout and everything derived from it."""
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import scopa_sim
 from scopa_sim import schema
-from scopa_sim.kernels import layout as L
 from scopa_sim.rules import Rules
-
-
-def test_schema_follows_the_kernel_layout():
-    assert tuple(f.name for f in schema.ROUND) == L.ROUND_FIELDS
-    assert tuple(f.name for f in schema.SIDE) == L.SIDE_FIELDS
 
 
 def test_simulated_columns_and_types_are_the_declared_ones():
@@ -26,3 +24,20 @@ def test_categories_follow_the_rules():
     assert plain == ["pt_cards", "pt_coins", "pt_settebello", "pt_primiera", "scopas", "points"]
     extra = [c for c, _ in schema.categories(Rules.preset("scopa").with_options(re_bello=True))]
     assert "pt_re_bello" in extra and extra[-1] == "points" and "pt_napola" not in extra
+
+
+def test_the_committed_column_table_is_the_one_the_schema_generates():
+    """docs/COLUMNS.md is what scripts/columns_doc.py prints from the schema
+    (regenerate: .venv/bin/python scripts/columns_doc.py > docs/COLUMNS.md)."""
+    root = Path(__file__).resolve().parent.parent
+    made = subprocess.run([sys.executable, str(root / "scripts" / "columns_doc.py")],
+                          capture_output=True, text=True, check=True).stdout
+    assert (root / "docs" / "COLUMNS.md").read_text() == made
+
+
+def test_a_round_result_has_the_schema_columns_but_the_run_index():
+    rules = Rules.preset("scopa")
+    game = scopa_sim.Round(rules, deck=list(range(40)))
+    while not game.done:
+        game.play(*game.legal_moves()[0])
+    assert list(game.result()) == [c for c in schema.round_fields(rules, False) if c != "round"]

@@ -49,7 +49,7 @@ def _deck_of(seed, index):
     scratch = seats.scratch()
     seats.play(False, seed, index, 1, np.zeros((1, 2, k.layout.N_SIDE), np.int16),
                np.zeros((1, k.layout.N_ROUND), np.int64), scratch)
-    return [int(c) for c in scratch[1]]
+    return [int(c) for c in scratch.deck]
 
 
 @pytest.mark.parametrize("cards_left", [2, 4, 6])

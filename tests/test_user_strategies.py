@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import scopa_sim
 from scopa_sim import kernels
-from scopa_sim.kernels import ids, layout as L
+from scopa_sim.kernels import registry, layout as L
 from scopa_sim.play import Seats, StrategyError
 from scopa_sim.strategies import parse_strategy
 
@@ -278,19 +278,20 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
     rules = scopa_sim.Rules()
     seats = Seats(rules, ("random", "random"))
     scratch = seats.scratch()
-    rng, deck, pos, work, cards, takes, _, _, _, search, users = scratch
+    rng, deck, pos, work = scratch.rng, scratch.deck, scratch.pos, scratch.work
+    cards, takes, search, users = scratch.cards, scratch.takes, scratch.search, scratch.users
     own = {
-        ids.RANDOM: lambda p, s, n: kernels.rng.below(rng, n),
-        ids.GREEDY: lambda p, s, n: 0 if n == 1 else H.greedy(p, pos, seats.packed, n, cards, takes),
-        ids.HEURISTIC: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, False, False),
-        ids.COUNTER: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, False),
-        ids.REPLY: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, True),
-        ids.PIMC: lambda p, s, n: S.pimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
-        ids.ISMCTS: lambda p, s, n: S.ismcts(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
-        ids.ENDGAME: lambda p, s, n: S.endgame(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
-        ids.SPIMC: lambda p, s, n: kernels.strong.spimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+        registry.RANDOM: lambda p, s, n: kernels.rng.below(rng, n),
+        registry.GREEDY: lambda p, s, n: 0 if n == 1 else H.greedy(p, pos, seats.packed, n, cards, takes),
+        registry.HEURISTIC: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, False, False),
+        registry.COUNTER: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, False),
+        registry.REPLY: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, True),
+        registry.PIMC: lambda p, s, n: S.pimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+        registry.ISMCTS: lambda p, s, n: S.ismcts(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+        registry.ENDGAME: lambda p, s, n: S.endgame(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+        registry.SPIMC: lambda p, s, n: kernels.spimc.spimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
     }
-    assert set(own) == {b.id for b in ids.BUILTINS}
+    assert set(own) == {b.id for b in registry.BUILTINS}
     checked = 0
     for deal in range(3):
         kernels.rng.stream(np.uint64(deal), 0, rng)
@@ -299,31 +300,47 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
         for _ in range(12):
             seat = int(pos[kernels.position.TURN])
             n = kernels.legal_moves(pos[seat], pos[12], seats.packed, cards, takes, work)
-            for b in ids.BUILTINS:
-                p = ids.DEFAULTS[b.id].copy()
+            for b in registry.BUILTINS:
+                p = registry.DEFAULTS[b.id].copy()
                 if b.kind == "search":
-                    p[0] = 4 if b.id != ids.ENDGAME else p[0]
+                    p[0] = 4 if b.id != registry.ENDGAME else p[0]
                 kernels.rng.stream(np.uint64(deal), 7, rng)
                 via_dispatch = K.choose(b.id, p, seat, pos, deck, seats.packed, n, cards, takes,
                                         rng, work, search, users)
                 kernels.rng.stream(np.uint64(deal), 7, rng)
                 assert via_dispatch == own[b.id](p, seat, n), b.name
                 checked += 1
-            for unknown in (len(ids.BUILTINS), ids.USER - 1, ids.USER + ids.MAX_USERS, -1):
+            for unknown in (len(registry.BUILTINS), registry.USER - 1, registry.USER + registry.MAX_USERS, -1):
                 assert K.choose(unknown, p, seat, pos, deck, seats.packed, n, cards, takes, rng,
                                 work, search, users) == -1
             kernels.position.play_move(pos, deck, seats.packed, cards[0], takes[0])
-    assert checked == 3 * 12 * len(ids.BUILTINS)
+    assert checked == 3 * 12 * len(registry.BUILTINS)
 
 
 def test_the_help_and_the_parser_come_from_the_one_declaration():
     from scopa_sim.strategies import REGISTRY
-    for b in ids.BUILTINS:
+    for b in registry.BUILTINS:
         spec = REGISTRY[b.name]
         assert (spec.id, spec.description, list(spec.params)) == (
             b.id, b.help, [p.name for p in b.params])
-        assert list(ids.DEFAULTS[b.id, :len(b.params)]) == [p.default for p in b.params]
+        assert list(registry.DEFAULTS[b.id, :len(b.params)]) == [p.default for p in b.params]
 
+
+
+def test_every_parameter_slot_is_its_name_in_the_strategies_that_declare_it():
+    """Each `P_*` the kernels read is the slot of the parameter of that name
+    (P_USE_ENDGAME: "endgame") in every strategy that declares the name; a
+    name a strategy does not declare fails at import (`registry.slot`)."""
+    slots = {n: getattr(registry, n) for n in dir(registry) if n.startswith("P_")}
+    assert len(slots) == 23
+    for name, index in slots.items():
+        param = "endgame" if name == "P_USE_ENDGAME" else name[2:].lower()
+        holders = [b for b in registry.BUILTINS if param in [p.name for p in b.params]]
+        assert holders, name
+        for b in holders:
+            assert b.params[index].name == param, (name, b.name)
+    with pytest.raises(ValueError, match="declares no parameter"):
+        registry.slot("samples", "greedy")
 
 def test_suggest_takes_a_user_strategy_and_shows_it_the_game_scores():
     seen = []

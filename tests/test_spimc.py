@@ -1,4 +1,4 @@
-"""spimc (kernels/strong.py): legal play in every kind of preset, the obvious
+"""spimc (kernels/spimc.py): legal play in every kind of preset, the obvious
 sweep, the exact hand-over, and determinism for a seed."""
 import pandas as pd
 import pytest

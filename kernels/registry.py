@@ -5,7 +5,9 @@ help all derive from `BUILTINS`. Adding a strategy is one record here plus
 its kernel function and its branch in `strategies`.
 
 A seat's parameter vector holds its strategy's parameters in the order
-declared (unused slots are 0); `P_*` name the slots the kernels read.
+declared (unused slots are 0); `P_*` name the slots the kernels read, each
+derived from the parameter's name in the records of the strategies that read
+it (`slot`): an import error if they disagree or the name is missing.
 
 User strategies (`scopa_sim.user`) get the ids USER.. USER + MAX_USERS - 1,
 one per distinct user function of a run; any other id is unknown, and the
@@ -42,22 +44,6 @@ class Builtin(NamedTuple):
 RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC = range(9)
 USER, MAX_USERS = 64, 6
 KINDS = ("simple", "fast", "search")
-
-# greedy, heuristic, counter, reply: what taken cards are worth, in hundredths of a card
-P_CARD, P_COIN, P_SETTEBELLO, P_PRIMIERA, P_SCOPA = 0, 1, 2, 3, 4
-# heuristic, counter, reply: what leaving the table open costs (counter and reply: times
-# a probability); defaults tuned with scripts/tune_heuristic.py
-P_SWEEP, P_SEVEN, P_COIN_EXPOSED, P_SETTEBELLO_EXPOSED = 5, 6, 7, 8
-# reply: what the next player takes by matching a rank, times its worth
-P_MATCH, P_PAIR = 9, 10
-# search strategies
-P_SAMPLES = P_ITERATIONS = 0
-P_ROLLOUT = 1
-P_USE_ENDGAME = 2
-P_INFER = 3
-P_EXPLORATION = 4                              # ismcts
-P_TAIL, P_REACH = 4, 5                         # spimc (samples, rollout, endgame, infer as pimc)
-P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = 0, 1, 2, 3
 
 WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),
          Param("primiera", 5.0), Param("scopa", 1000.0))
@@ -116,6 +102,43 @@ BUILTINS = (
 NAMES = tuple(b.name for b in BUILTINS)
 assert all(b.id == i for i, b in enumerate(BUILTINS)), "ids are the records' positions"
 FAST = tuple(b.id for b in BUILTINS if b.kind != "search")     # what rollouts can play
+
+
+
+def slot(param, *strategies):
+    """The parameter vector slot of parameter `param` of these strategies
+    (names): the same in each, or ValueError."""
+    found = set()
+    for name in strategies:
+        names = [p.name for p in BUILTINS[NAMES.index(name)].params]
+        if param not in names:
+            raise ValueError(f"strategy {name} declares no parameter {param!r}")
+        found.add(names.index(param))
+    if len(found) != 1:
+        raise ValueError(f"parameter {param!r} is in different slots of {strategies}")
+    return found.pop()
+
+
+# greedy, heuristic, counter, reply: what taken cards are worth, in hundredths of a card
+_WORTHY = ("greedy", "heuristic", "counter", "reply")
+P_CARD, P_COIN, P_SETTEBELLO, P_PRIMIERA, P_SCOPA = (
+    slot(p, *_WORTHY) for p in ("card", "coin", "settebello", "primiera", "scopa"))
+# heuristic, counter, reply: what leaving the table open costs (counter and reply: times
+# a probability); defaults tuned with scripts/tune_heuristic.py
+P_SWEEP, P_SEVEN, P_COIN_EXPOSED, P_SETTEBELLO_EXPOSED = (
+    slot(p, *_WORTHY[1:]) for p in ("sweep", "seven", "coin_exposed", "settebello_exposed"))
+# reply: what the next player takes by matching a rank, times its worth
+P_MATCH, P_PAIR = slot("match", "reply"), slot("pair", "reply")
+# search strategies (spimc reads pimc's)
+P_SAMPLES = slot("samples", "pimc", "spimc")
+P_ITERATIONS = slot("iterations", "ismcts")
+P_ROLLOUT = slot("rollout", "pimc", "ismcts", "spimc")
+P_USE_ENDGAME = slot("endgame", "pimc", "ismcts", "spimc")
+P_INFER = slot("infer", "pimc", "ismcts", "spimc")
+P_EXPLORATION = slot("exploration", "ismcts")
+P_TAIL, P_REACH = slot("tail", "spimc"), slot("reach", "spimc")
+P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = (
+    slot(p, "endgame") for p in ("max_cards", "fallback", "deals", "deal_cards"))
 
 DEFAULTS = np.zeros((len(BUILTINS), N_PARAMS), np.float64)
 for _b in BUILTINS:

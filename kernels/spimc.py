@@ -25,7 +25,7 @@ the ISMCTS tree rows past the endgame's frames (idle here).
 import numpy as np
 
 from ._jit import kernel, spliced
-from .ids import P_INFER, P_REACH, P_ROLLOUT, P_SAMPLES, P_TAIL, P_USE_ENDGAME
+from .registry import P_INFER, P_REACH, P_ROLLOUT, P_SAMPLES, P_TAIL, P_USE_ENDGAME
 from .layout import N_CARDS, R_SIDES, R_TEAM
 from .moves import legal_moves
 from .position import DECK, HAND, TABLE, TURN, is_over, play_move
