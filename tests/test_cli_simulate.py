@@ -255,7 +255,7 @@ BAD = [
     (["--rounds", 10, "--workers", -2], ["--workers"]),
     (["--rounds", 10, "--batch-size", 0], ["batch size", "positive"]),
     (["--rounds", 10, "--batch-size", -1], ["batch size", "positive"]),
-    (["--rounds", 10, "--rule", "target"], ["NAME=VALUE"]),
+    (["--rounds", 10, "--rule", "target"], ["target must be a whole number"]),
     (["--rounds", 10, "--rule", "foo=1"], ["unknown rule option", "foo"]),
     (["--rounds", 10, "--rule", "target=0"], ["bad rules", "target"]),
     (["--rounds", 10, "--rule", "target=x"], ["rule value 'x'"]),
