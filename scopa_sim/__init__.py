@@ -16,12 +16,12 @@ import types
 _WHERE = {"advise": "advise", "advise_round": "advise",
           "compare": "matches", "tournament": "matches", "odds": "odds",
           "card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
-          "Game": "engine", "Round": "engine", "legal_captures": "engine", "legal_moves": "engine",
+          "Game": "game", "Round": "game", "legal_captures": "game", "legal_moves": "game",
           "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "resume": "stored_run",
           "trace_round": "runner",
           "trace_game": "runner", "deal_columns": "deals", "deck_of": "runner",
           "STRATEGIES": "strategies", "parse_strategy": "strategies", "params": "user",
-          "Observation": "observation", "StrategyError": "play"}
+          "Observation": "observation", "StrategyError": "seats"}
 __all__ = sorted(_WHERE)
 
 

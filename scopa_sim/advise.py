@@ -64,7 +64,7 @@ from .runner import run
 from .kernels import registry, layout as L, position as P
 from .kernels.batch import call
 from .kernels.users import F_PLAY, F_SEAT
-from .play import Seats, StrategyError
+from .seats import Seats, StrategyError
 from .rules import Rules, packed
 from .strategies import Strategy, parse_strategy
 
@@ -531,7 +531,7 @@ def advise_round(game, score: str | Sequence[int] | None = None, strategy=DEFAUL
     seeing what that seat sees (the other hands and the deck are dealt
     afresh in every rollout). For a Game the score is the game's, unless
     `score` (the seat's side first) is given."""
-    from .engine import Game, Round
+    from .game import Game, Round
     if isinstance(game, Game):
         rnd = game.round
         if score is None and not game.done:

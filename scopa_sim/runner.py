@@ -19,11 +19,11 @@ import pandas as pd
 from . import batches as sizes, schema
 from .cards import names
 from .checks import MAX_SEED, SEED_SPAN, seed_or_fresh, whole
-from .engine import Game, Round
+from .game import Game, Round
 from .executors import executor, stream
 from .kernels import layout as L
 from .rules import Rules
-from .play import Seats
+from .seats import Seats
 from .strategies import Strategy, seats_of
 
 DEFAULT_BATCH = sizes.ROUNDS    # rounds per batch (batches.py sets every batch size)

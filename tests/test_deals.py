@@ -12,7 +12,7 @@ import scopa_sim
 from scopa_sim import deals, kernels
 from scopa_sim.kernels import layout as L
 from scopa_sim.cli import main
-from scopa_sim.play import Seats
+from scopa_sim.seats import Seats
 
 
 def _played(log, players):

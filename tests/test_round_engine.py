@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scopa_sim
-from scopa_sim import Round, Rules, engine, parse_cards
+from scopa_sim import Round, Rules, parse_cards
+from scopa_sim import game as face
 from scopa_sim.cards import names
 from scopa_sim.kernels import layout as L
 from scopa_sim.kernels import position as P
@@ -98,7 +99,7 @@ def test_a_position_rebuilt_mid_round_steps_like_the_round(deck, rules_id, deale
     pos, _ = rebuilt.kernel_position()
     before = game.kernel_position()[0]
     if rules.n_sides < L.MAX_PLAYERS:         # the cards out of the round: the piles so far
-        assert int(pos[P.PILE + engine.OUT]) == sum(1 << c for p in game.piles for c in p)
+        assert int(pos[P.PILE + face.OUT]) == sum(1 << c for p in game.piles for c in p)
     scopas = game.scopas
     while not game.done:
         assert (rebuilt.turn, rebuilt.hands, rebuilt.table, rebuilt.deck, rebuilt.legal_moves()) \
@@ -275,10 +276,10 @@ CORRUPT = [
 def test_a_corrupted_kernel_position_is_refused(what, corrupt):
     game = Round(deck=list(range(40)))                # seat 1 to play
     pos, deck = game.kernel_position()
-    engine._check_kernel_position(game.rules, pos, deck)      # as dealt: fine
+    face._check_kernel_position(game.rules, pos, deck)      # as dealt: fine
     corrupt(pos, deck)
     with pytest.raises(ValueError, match="internal: bad kernel position"):
-        engine._check_kernel_position(game.rules, pos, deck)
+        face._check_kernel_position(game.rules, pos, deck)
 
 
 def test_a_round_changed_by_hand_is_checked_before_a_kernel_plays_it():
@@ -318,8 +319,8 @@ def test_stepping_makes_no_scratch_arrays_packs_no_rules_and_checks_once(monkeyp
 
     monkeypatch.setattr(scopa_sim.kernels, "scratch", counting("scratch", scopa_sim.kernels.scratch))
     monkeypatch.setattr(Rules, "pack", counting("pack", Rules.pack))
-    monkeypatch.setattr(engine, "_check_kernel_position",
-                        counting("check", engine._check_kernel_position))
+    monkeypatch.setattr(face, "_check_kernel_position",
+                        counting("check", face._check_kernel_position))
     rules = Rules.preset("scopa").with_options(target=97)    # a rule set not packed yet
     scratches = []
 
@@ -334,13 +335,13 @@ def test_stepping_makes_no_scratch_arrays_packs_no_rules_and_checks_once(monkeyp
                 game.copy()
                 game.play(*game.legal_moves()[0])
             scopa_sim.legal_moves("7d 2c", "5s 2h", rules)
-        scratches.append(engine._scratch())
+        scratches.append(face._scratch())
 
     thread = threading.Thread(target=step)
     thread.start()
     thread.join()
     assert calls == {"scratch": 1, "pack": 1, "check": 0}
-    assert scratches[0] is not engine._scratch()              # each thread its own
+    assert scratches[0] is not face._scratch()              # each thread its own
     game = Round.from_position(hands=["7d 2c", "Kc 3d"], table="3s 4h", dealer=1, rules=rules)
     game.suggest("random")
     game.play("7d", "3s 4h")

@@ -44,7 +44,7 @@ def endgame_positions(count, cards_left):
 
 def _deck_of(seed, index):
     import scopa_sim.kernels as k
-    from scopa_sim.play import Seats
+    from scopa_sim.seats import Seats
     seats = Seats(scopa_sim.Rules(), ("random", "random"))
     scratch = seats.scratch()
     seats.play(False, seed, index, 1, np.zeros((1, 2, k.layout.N_SIDE), np.int16),

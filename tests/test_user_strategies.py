@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import scopa_sim
 from scopa_sim import kernels
 from scopa_sim.kernels import registry, layout as L
-from scopa_sim.play import Seats, StrategyError
+from scopa_sim.seats import Seats, StrategyError
 from scopa_sim.strategies import parse_strategy
 
 EXAMPLES = "docs/examples"

@@ -458,8 +458,8 @@ class Round:
         this round) are what a user strategy's observation shows. A built-in
         plays by the one call of the kernels' strategy dispatch; a user
         strategy (or a built-in with a user rollout) through the seats of a
-        batch (`play.Seats`), which say which strategy failed and where."""
-        from .play import Seats
+        batch (`seats.Seats`), which say which strategy failed and where."""
+        from .seats import Seats
         from .strategies import parse_strategy
         s, seed = parse_strategy(strategy), _seed(seed)
         if self.done:
