@@ -10,3 +10,20 @@ def warm_kernels():
     import scopa_sim
     scopa_sim.simulate(rounds=2, strategies=("random", "greedy"), seed=0)
     scopa_sim.simulate(games=1, strategies=("random", "greedy"), seed=0)
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """A finished run of 4 parts (the hostile tests'), copied by each test
+    that changes it (`run`)."""
+    from hostile import RUN, cli
+    root = tmp_path_factory.mktemp("made") / "run"
+    assert cli("simulate", "--out", root, "--quiet", *RUN).exit_code == 0
+    return root
+
+
+@pytest.fixture
+def run(made, tmp_path):
+    import shutil
+    shutil.copytree(made, tmp_path / "run")
+    return tmp_path / "run"

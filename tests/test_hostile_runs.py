@@ -25,42 +25,20 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 
 from scopa_sim.analysis.query import ask
 from scopa_sim.analysis.runstats import run_stats
-from scopa_sim.cli import main
 from scopa_sim.store import (MANIFEST, Run, StoredSpec, StoreError, StoreWarning, _labels,
                              _labels_of, encode)
+from hostile import RUN, assert_error, cli, tree
 
-RUN = ("--rounds", 4_000, "--batch-size", 1_000, "--seed", 3)
 EXAMPLE = Path(__file__).parent.parent / "docs" / "examples" / "greedy_jit.py"
 
 
 # ---- helpers ----------------------------------------------------------------------
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def tree(root: Path) -> dict[str, bytes | None]:
-    """Every file and folder under root (files with their bytes; links as text)."""
-    return {p.relative_to(root).as_posix(): (f"-> {p.readlink()}" if p.is_symlink() else
-                                             p.read_bytes() if p.is_file() else None)
-            for p in sorted(Path(root).rglob("*"))}
-
-
 def parts(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes()
             for p in sorted(Path(root).glob("*/part-*.parquet"))}
-
-
-def assert_error(result, *needles, code: int = 2):
-    assert result.exit_code == code, (result.exit_code, result.stderr, result.stdout)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert result.stdout == ""
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
 
 
 def manifest(root: Path) -> dict:
@@ -111,20 +89,6 @@ def column(name: str, values):
         i = table.schema.get_field_index(name)
         return table.set_column(i, name, values(table.column(name)))
     return change
-
-
-@pytest.fixture(scope="module")
-def made(tmp_path_factory) -> Path:
-    """A finished run of 4 parts, copied by each test that changes it."""
-    root = tmp_path_factory.mktemp("made") / "run"
-    assert cli("simulate", "--out", root, "--quiet", *RUN).exit_code == 0
-    return root
-
-
-@pytest.fixture
-def run(made, tmp_path) -> Path:
-    shutil.copytree(made, tmp_path / "run")
-    return tmp_path / "run"
 
 
 READERS = {

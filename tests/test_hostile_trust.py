@@ -20,33 +20,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from scopa_sim.cli import main
 from scopa_sim.kernels import _jit
+from hostile import assert_error, cli, tree
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG_AGO = time.time() - 60 * 86400                  # 60 days: past STALE_DAYS
-
-
-def cli(*args, env=None):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False, env=env)
-
-
-def tree(root: Path) -> dict[str, bytes | None]:
-    """Every file and folder under root (files with their bytes; links as text)."""
-    return {p.relative_to(root).as_posix(): (f"-> {os.readlink(p)}" if p.is_symlink() else
-                                             p.read_bytes() if p.is_file() else None)
-            for p in sorted(Path(root).rglob("*"))}
-
-
-def assert_error(result, *needles, code: int = 2):
-    assert result.exit_code == code, (result.exit_code, result.stderr, result.stdout)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    assert result.stdout == ""
-    for needle in needles:
-        assert needle in lines[0], (needle, lines[0])
 
 
 def scopa_sim(*args, cwd=None, env=None, timeout=120, **kwargs):
@@ -414,7 +393,6 @@ def test_a_score_in_other_digits_is_refused(score):
 
 
 WEIRD = "x|y*z*`q`<script>alert(1)</script>_[l](x.html)&amp;#1. - "   # no ':' nor ','
-
 
 
 def test_a_strategy_label_cannot_break_or_inject_into_the_report(tmp_path):
