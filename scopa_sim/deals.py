@@ -110,9 +110,9 @@ def write(run, out, progress=None) -> list:
     check_run(run.root, run.manifest)
     out, root = Path(out).absolute(), Path(run.root).resolve()
     real = out.resolve()
-    if real == root or root in real.parents or real in root.parents:
-        raise ValueError(f"{out} is inside the run {run.root} (or holds it): write the deal "
-                         f"columns to a folder of their own")
+    if root in real.parents:                  # the run itself, or one holding it, is not empty
+        raise ValueError(f"{out} is inside the run {run.root}: write the deal columns to a "
+                         f"folder of their own")
     if out.is_symlink() or (out.exists() and (not out.is_dir() or any(out.iterdir()))):
         raise ValueError(f"{out} exists and is not an empty folder: name a new one")
     out.mkdir(parents=True, exist_ok=True)

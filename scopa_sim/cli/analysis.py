@@ -518,6 +518,7 @@ def deals(run_dir, out_dir, quiet):
       python -c "import pandas as pd; print(pd.read_parquet('runs/demo-deals').head())"
     """
     from .. import deals as dealing
+    outside_runs(out_dir)                           # this run's folder, or any other run's
     run = _open(run_dir)
     with progress(quiet, "deals") as bar:
         task = bar.add_task("", total=len(run.done_batches()), note="batches")
