@@ -93,15 +93,12 @@ EXAMPLES = (
 )
 
 
-def _deal_needs(run: Run) -> list[str]:
-    return ["game", "round"] if run.spec.games else ["round"]
-
-
 def derived_columns(run: Run, table: str) -> dict[str, Derived]:
     d = ROUND_DERIVED if table == "rounds" else GAME_DERIVED
     out = {k: v for k, v in d.items() if not v.games_only or run.spec.games}
-    if table == "rounds":                   # computed together in `batches`, see `_deal`
-        out.update({name: Derived(_deal_needs, None, "a deal column (card set)")
+    if table == "rounds":                   # computed together, batch by batch, in `batches`
+        out.update({name: Derived(lambda run: deals.keys(run.spec.games), None,
+                                  "a deal column (card set)")
                     for name in deals.names(run.spec.rules)})
     return out
 

@@ -45,7 +45,7 @@ def _sides(run: Run, df) -> tuple[np.ndarray, np.ndarray]:
 def _hands(run: Run, columns: list[str]):
     """Batch by batch: the rows (`columns`) and every seat's first hand."""
     spec = run.spec
-    for b, df in run.batches(columns=(["game", "round"] if spec.games else ["round"]) + columns):
+    for b, df in run.batches(columns=deals.keys(spec.games) + columns):
         dealt = deals.for_rows(spec.rules, spec.seed, spec.games, df)
         yield b, df, [dealt[f"hand_{s}"] for s in range(spec.rules.players)]
 

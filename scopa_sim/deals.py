@@ -72,6 +72,12 @@ def deal_columns(rules: Rules, seed: int, units, numbers=None,
     return out
 
 
+def keys(games: bool) -> list[str]:
+    """The columns that name a row's deal: `game` and `round` in a run of
+    games, `round` in a run of rounds (what `for_rows` reads)."""
+    return ["game", "round"] if games else ["round"]
+
+
 def for_rows(rules: Rules, seed: int, games: bool, rows) -> dict[str, np.ndarray]:
     """The deal columns of a table's rows (a DataFrame or a dict of arrays
     with `round`, and `game` in a run of games)."""
@@ -116,10 +122,9 @@ def write(run, out, progress=None) -> list:
     if out.is_symlink() or (out.exists() and (not out.is_dir() or any(out.iterdir()))):
         raise ValueError(f"{out} exists and is not an empty folder: name a new one")
     out.mkdir(parents=True, exist_ok=True)
-    keys = ["game", "round"] if run.spec.games else ["round"]
     written = []
-    for b, df in run.batches(columns=keys):
-        cols = {k: df[k].to_numpy() for k in keys}
+    for b, df in run.batches(columns=keys(run.spec.games)):
+        cols = {k: df[k].to_numpy() for k in keys(run.spec.games)}
         cols.update(for_rows(run.spec.rules, run.spec.seed, run.spec.games, df))
         path = out / f"part-{b:06d}.parquet"
         temp = path.with_suffix(".tmp")
