@@ -128,8 +128,11 @@ def write(run, out, progress=None) -> list:
         cols.update(for_rows(run.spec.rules, run.spec.seed, run.spec.games, df))
         path = out / f"part-{b:06d}.parquet"
         temp = path.with_suffix(".tmp")
-        pq.write_table(pa.table(cols), temp)
-        os.replace(temp, path)
+        try:
+            pq.write_table(pa.table(cols), temp)
+            os.replace(temp, path)
+        finally:                                  # Ctrl-C mid-file: no half-written file stays
+            temp.unlink(missing_ok=True)
         written.append(path)
         if progress:
             progress(b)
