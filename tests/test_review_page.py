@@ -1,0 +1,296 @@
+"""The review page and chart (analysis/review_page.py) from synthetic
+review tables: structure, self-containment, escaping, and write()."""
+import base64
+import functools
+import math
+import re
+import struct
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from scopa_sim.analysis import charts, review_page
+
+NAN = math.nan
+HOSTILE = ("<script>alert(1)</script>", "\"&'$x$")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_kernels():
+    """No kernels here: the session's warming (conftest.py) is not needed."""
+
+
+COLUMNS = ["round", "play", "seat", "name", "side", "hand", "table", "played", "scopa", "level",
+           "best", "cost", "cost_low", "cost_high", "win_cost", "win_cost_low", "win_cost_high",
+           "value", "value_low", "value_high", "win_game", "label", "alternatives"]
+
+
+def review(names=("Anna", "Bruno"), sides=2, rounds=2, plays=4, scores=True,
+           reviewed=True) -> pd.DataFrame:
+    """A synthetic review table: `rounds` rounds of `plays` plays, seats in
+    turn, labels on some plays, one forced and one not-reviewed play."""
+    n = len(names)
+    labels = ["", "inaccuracy", "", "mistake", "blunder", "", "", ""]
+    rows = []
+    for k in range(rounds):
+        for p in range(plays):
+            i = k * plays + p
+            seat = p % n
+            level = ("not reviewed" if not reviewed or i == 2 else "forced" if i == 5
+                     else "exact" if i % 2 else "rollouts")
+            known = level != "not reviewed"
+            cost = 0.0 if level == "forced" else [0.0, 0.2, 0.0, 0.5, 1.3, 0, 0, 0.1][i % 8]
+            label = labels[i % 8] if level in ("exact", "rollouts") else ""
+            value = 0.3 * (i % 5) - 0.6
+            alts = [] if not known else [
+                {"move": "7d takes 7h", "margin": value + cost, "margin_low": value + cost - 0.2,
+                 "margin_high": value + cost + 0.2, "vs_best": 0.0, "vs_best_low": 0.0,
+                 "vs_best_high": 0.0, **({"win_game": 0.6} if scores else {})},
+                {"move": f"{names[seat]} move", "margin": value, "margin_low": value - 0.2,
+                 "margin_high": value + 0.2, "vs_best": -cost, "vs_best_low": -cost - 0.1,
+                 "vs_best_high": -cost + 0.1, **({"win_game": 0.5} if scores else {})}]
+            rows.append({
+                "round": k, "play": p, "seat": seat, "name": names[seat], "side": seat % sides,
+                "hand": "7d 7h As", "table": "" if p == 3 else "2c 4h 5s Qd",
+                "played": f"{names[seat]} move", "scopa": p == 3, "level": level,
+                "best": "7d takes 7h" if level in ("exact", "rollouts") else "",
+                "cost": cost if known else NAN,
+                "cost_low": max(cost - 0.1, 0) if known else NAN,
+                "cost_high": cost + 0.1 if known else NAN,
+                "win_cost": cost / 10 if known and scores else NAN,
+                "win_cost_low": cost / 20 if known and scores else NAN,
+                "win_cost_high": cost / 5 if known and scores else NAN,
+                "value": value if known else NAN, "value_low": value - 0.3 if known else NAN,
+                "value_high": value + 0.3 if known else NAN,
+                "win_game": 0.5 + value / 4 if known and scores else NAN,
+                "label": label, "alternatives": alts})
+    df = pd.DataFrame(rows, columns=COLUMNS)
+    df.attrs = {
+        "headers": {"rules": "scopa", "seats": list(names), "first_dealer": names[-1],
+                    "score": [0] * sides, "event": names[0]},
+        "sides": sides,
+        "rounds": [{"round": k, "dealer": names[(k + n - 1) % n],
+                    "deals": [{"play": 0, "hands": {m: "7d 7h As" if j == 0 else "? ? ?"
+                                                    for j, m in enumerate(names)},
+                               "table": "2c 4h 5s Qd"},
+                              {"play": plays // 2, "hands": {m: "? ? ?" for m in names},
+                               "table": ""}],
+                    "points": [3 + k] * sides if scores else None,
+                    "score": [3 * (k + 1)] * sides if scores else None}
+                   for k in range(rounds)],
+        "summary": [{"name": m, "seat": j, "decisions": plays, "mean_cost": 0.2,
+                     "mean_cost_low": 0.1, "mean_cost_high": 0.3,
+                     "labels": {"inaccuracy": 1, "mistake": 0, "blunder": 1},
+                     "luck": NAN if j else 0.4, "luck_low": NAN if j else 0.1,
+                     "luck_high": NAN if j else 0.7} for j, m in enumerate(names)],
+        "thresholds": {"inaccuracy": 0.15, "mistake": 0.4, "blunder": 1.0},
+        "strategy": "ismcts", "rollouts": 200, "seed": 7}
+    return df
+
+
+CASES = {
+    "2 sides, scores": lambda: review(),
+    "2 sides, no scores": lambda: review(scores=False),
+    "4 seats, 2 teams": lambda: review(names=("Anna", "Bruno", "Carla", "Dario"), plays=8),
+    "3 sides": lambda: review(names=("Anna", "Bruno", "Carla"), sides=3, plays=6),
+    "nothing reviewed": lambda: review(reviewed=False),
+    "one row": lambda: review(rounds=1, plays=1),
+    "no rows": lambda: review(rounds=0),
+    "hostile names": lambda: review(names=HOSTILE),
+}
+
+
+class Collector(HTMLParser):
+    """Start tags (with attributes), whether table tags balance, and each
+    table's row widths (cells counted with their colspan)."""
+    BALANCED = ("table", "thead", "tbody", "tr", "td", "th", "details", "summary", "section")
+
+    def __init__(self):
+        super().__init__()
+        self.tags, self.stack, self.errors, self.text = [], [], [], []
+        self.tables, self.widths = [], []          # open tables' row widths; closed ones'
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append((tag, attrs))
+        if tag in self.BALANCED:
+            self.stack.append(tag)
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append(0)
+        elif tag in ("td", "th") and self.tables and self.tables[-1]:
+            self.tables[-1][-1] += int(attrs.get("colspan") or 1)
+
+    def handle_endtag(self, tag):
+        if tag in self.BALANCED:
+            if not self.stack or self.stack[-1] != tag:
+                self.errors.append(f"</{tag}> closes {self.stack[-1:]}")
+            else:
+                self.stack.pop()
+        if tag == "table" and self.tables:
+            self.widths.append(self.tables.pop())
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def find(self, tag, cls=None):
+        return [a for t, a in self.tags
+                if t == tag and (cls is None or cls in (a.get("class") or "").split())]
+
+
+def parse(text: str) -> Collector:
+    c = Collector()
+    c.feed(text)
+    c.close()
+    assert not c.errors and not c.stack, (c.errors, c.stack)
+    for widths in c.widths:
+        assert len(set(widths)) <= 1, widths
+    return c
+
+
+@functools.cache
+def rendered(name: str) -> tuple[pd.DataFrame, str]:
+    """A case's table and page, made once."""
+    df = CASES[name]()
+    return df, review_page.page(df)
+
+
+@pytest.fixture(params=list(CASES))
+def case(request):
+    return rendered(request.param)
+
+
+def test_page_structure(case):
+    df, text = case
+    assert text.startswith("<!DOCTYPE html>")
+    c = parse(text)
+    plays = c.find("tr", "play")
+    assert [p["id"] for p in plays] == [f"r{r}p{p}" for r, p in zip(df["round"], df["play"])]
+    for p, label in zip(plays, df["label"]):
+        assert (label in p["class"].split()) if label else p["class"] == "play"
+    summary = [a for a in c.find("table") if a.get("id") == "summary"]
+    assert len(summary) == 1
+    assert len(c.find("tr", "seat")) == len(df.attrs["summary"])
+    assert len(c.find("tr", "deal")) == 2 * len(df.attrs["rounds"])
+    labelled = (df["label"] != "").sum()
+    assert len(c.find("details")) >= labelled
+    assert len(c.find("section", "round")) == len(df.attrs["rounds"])
+
+
+def test_page_is_self_contained(case):
+    _, text = case
+    c = parse(text)
+    assert not re.search(r"https?://", text)
+    assert not c.find("script") and not c.find("link")
+    for _, attrs in c.tags:
+        for key in ("src", "href"):
+            assert not attrs.get(key) or attrs[key].startswith("data:image/png;base64,")
+    (img,) = c.find("img")
+    assert img["id"] == "chart" and img["alt"]
+    png = base64.b64decode(img["src"].removeprefix("data:image/png;base64,"), validate=True)
+    assert png.startswith(b"\x89PNG")
+
+
+def test_hostile_names_only_escaped():
+    _, text = rendered("hostile names")
+    for name in HOSTILE:
+        assert name not in text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+    assert "&quot;&amp;&#x27;$x$" in text
+    c = parse(text)
+    assert not c.find("script")
+    assert any(HOSTILE[0] in t for t in c.text)       # shown as text, as typed
+
+
+def test_page_contents():
+    _, text = rendered("2 sides, scores")
+    assert "Game review: Anna vs Bruno (scopa)" in text
+    assert "SCOPA" in text and "? ? ?" in text
+    assert "0.50 [0.40, 0.60]" in text                 # a cost with its interval
+    assert "game score: Anna 3, Bruno 3" in text
+    assert "ismcts" in text and "200" in text and "blunder ≥ 1.0" in text
+    assert "P(win the game)" in text
+    _, text = rendered("2 sides, no scores")
+    assert "<details>" in text and "P(win the game)" not in text
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data.startswith(b"\x89PNG")
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.mark.parametrize("name", ["2 sides, scores", "2 sides, no scores", "3 sides",
+                                  "nothing reviewed", "no rows", "one row", "hostile names"])
+def test_chart(name):
+    fig = review_page.chart(CASES[name]())
+    ax = fig.axes[0]
+    assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel()
+    lines = [line for line in ax.get_lines() if len(line.get_xdata()) and
+             line.get_label().startswith("side")]
+    if name in ("nothing reviewed", "no rows"):
+        assert not lines and "no play was reviewed" in [t.get_text() for t in ax.texts]
+    elif name == "3 sides":
+        assert len(lines) == 3
+    else:
+        assert len(lines) == 1
+    if name == "2 sides, scores":
+        assert ax.get_ylim() == (0, 1)
+        y = lines[0].get_ydata()
+        assert np.all((y >= 0) & (y <= 1))
+        assert {"inaccuracy", "mistake", "blunder"} <= {t.get_text() for t in
+                                                          ax.get_legend().get_texts()}
+    charts.plt.close(fig)
+
+
+def test_chart_side_1_seen_from_side_0():
+    df = review(rounds=1, plays=2, scores=False)
+    fig = review_page.chart(df)
+    (line,) = [l for l in fig.axes[0].get_lines() if l.get_label().startswith("side")]
+    assert list(line.get_ydata()) == pytest.approx([df["value"][0], -df["value"][1]])
+    charts.plt.close(fig)
+    df = review(rounds=1, plays=2)
+    fig = review_page.chart(df)
+    (line,) = [l for l in fig.axes[0].get_lines() if l.get_label().startswith("side")]
+    assert list(line.get_ydata()) == pytest.approx([df["win_game"][0], 1 - df["win_game"][1]])
+    charts.plt.close(fig)
+
+
+def test_write(tmp_path):
+    df = review()
+    png = review_page.write(df, tmp_path / "r.png")
+    assert png_size(png.read_bytes()) == (int(charts.SIZE[0] * charts.DPI),
+                                          int(charts.SIZE[1] * charts.DPI))
+    page = review_page.write(df, tmp_path / "sub" / "r.HTML")
+    parse(page.read_text(encoding="utf-8"))
+    assert review_page.write(df, tmp_path / "r.svg").read_text().lstrip().startswith("<?xml")
+    with pytest.raises(ValueError, match=r"exists: use --overwrite$"):
+        review_page.write(df, png)
+    review_page.write(df, page, overwrite=True)
+    with pytest.raises(ValueError, match=r"\.html.*\.png") as e:
+        review_page.write(df, tmp_path / "r.txt")
+    assert "\n" not in str(e.value)
+    (tmp_path / "d.html").mkdir()
+    with pytest.raises(ValueError, match="folder"):
+        review_page.write(df, tmp_path / "d.html", overwrite=True)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["d.html", "r.HTML", "r.png", "r.svg",
+                                                            "sub"]
+
+
+def test_write_interrupted_leaves_nothing(tmp_path, monkeypatch):
+    """Ctrl-C while the file is written: no partial or temporary file stays,
+    and a file being overwritten keeps its old content."""
+    old = review_page.write(review(), tmp_path / "old.png").read_bytes()
+
+    def half(fig, path):
+        charts.plt.close(fig)
+        path.write_bytes(b"\x89PNG half")
+        raise KeyboardInterrupt
+    monkeypatch.setattr(charts, "save", half)
+    for name in ("new.png", "old.png"):
+        with pytest.raises(KeyboardInterrupt):
+            review_page.write(review(), tmp_path / name, overwrite=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["old.png"]
+    assert (tmp_path / "old.png").read_bytes() == old
