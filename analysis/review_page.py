@@ -339,10 +339,9 @@ def page(df) -> str:
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def write(df, path: str | Path, overwrite: bool = False) -> Path:
-    """Write the review by the file's extension: the page (.html, .htm) or
-    the chart alone (.png, .svg, .pdf); atomically, refusing an existing
-    file unless `overwrite`."""
+def check_path(path: str | Path) -> str:
+    """The format of a review file by its extension; ValueError for another
+    extension or a folder."""
     path = Path(path)
     ext = path.suffix.lower().lstrip(".")
     if ext not in PAGE_FORMATS + charts.FORMATS:
@@ -350,6 +349,15 @@ def write(df, path: str | Path, overwrite: bool = False) -> Path:
                          f"{', '.join('.' + f for f in PAGE_FORMATS + charts.FORMATS)}")
     if path.is_dir():
         raise ValueError(f"{path} is a folder: name a file")
+    return ext
+
+
+def write(df, path: str | Path, overwrite: bool = False) -> Path:
+    """Write the review by the file's extension: the page (.html, .htm) or
+    the chart alone (.png, .svg, .pdf); atomically, refusing an existing
+    file unless `overwrite`."""
+    path = Path(path)
+    ext = check_path(path)
     if (path.exists() or path.is_symlink()) and not overwrite:
         raise ValueError(f"{path} exists: use --overwrite")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -384,10 +384,12 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
              strategy=DEFAULT_STRATEGY, rollouts: int = DEFAULT_ROLLOUTS,
              until_halfwidth: float | None = None, early_stop: bool = True,
              seed: int | None = None, workers: int | None = 1, scheduler=None, batch: int = BATCH,
-             progress: Callable[[int], None] | None = None) -> dict:
+             progress: Callable[[int], None] | None = None, paired_win: bool = False) -> dict:
     """Every legal move of `seat` (to play) in a checked kernel position:
     the result as plain data ("moves": records best first, see COLUMNS;
-    "rollouts", "stopped", "exact", ...)."""
+    "rollouts", "stopped", "exact", ...). With `paired_win` and a score,
+    each move also has "win_vs_best" (and _low, _high): its P(win the game)
+    minus the best move's, paired on the same deals."""
     s = parse_strategy(strategy)
     if getattr(s.spec, "id", None) not in registry.FAST and not getattr(s.spec, "jitted", False):
         raise ValueError(f"advise plays its rollouts in the kernel, with a fast strategy "
@@ -430,6 +432,8 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
         if score is not None:
             g = _win_game(points, side, score, rules, next_dealer, s)
             cols["win_game"] = (g, g, g)
+            if paired_win:
+                cols["win_vs_best"] = (g - g[int(np.argmax(values))],) * 3
         result.update(exact=True, rollouts=0,
                       stopped="exact: nothing is hidden (minimax, best play by every seat)")
     else:
@@ -469,7 +473,10 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
                 "vs_best": _mean_ci(margins - margins[:, [best]]),
                 "win_round": _chance_ci((margins > 0) * 1.0)}
         if score is not None:
-            cols["win_game"] = _chance_ci(_win_game(points, side, score, rules, next_dealer, s))
+            g = _win_game(points, side, score, rules, next_dealer, s)
+            cols["win_game"] = _chance_ci(g)
+            if paired_win:
+                cols["win_vs_best"] = _mean_ci(g - g[:, [best]])
         margin = cols["margin"][0]
         result.update(exact=False, rollouts=len(margins), stopped=stopped)
 
@@ -479,9 +486,10 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
                                                           else "trails"),
                "card": card_name(int(cards[j])), "takes": names(take)}
         for name, (est, lo, hi) in cols.items():
+            chance = name in ("win_round", "win_game")
             rec[name] = float(est[j])
-            rec[f"{name}_low"] = float(max(lo[j], 0.0) if name.startswith("win") else lo[j])
-            rec[f"{name}_high"] = float(min(hi[j], 1.0) if name.startswith("win") else hi[j])
+            rec[f"{name}_low"] = float(max(lo[j], 0.0) if chance else lo[j])
+            rec[f"{name}_high"] = float(min(hi[j], 1.0) if chance else hi[j])
         result["moves"].append(rec)
     return result
 

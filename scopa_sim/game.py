@@ -298,6 +298,33 @@ class Round:
         """The capturing plays of this round."""
         return int(self._pos[P.CAPTURES])
 
+    @property
+    def total_plays(self) -> int:
+        """The plays of the whole round."""
+        return int(self._pos[P.TOTAL])
+
+    @property
+    def dealt_table(self) -> list[int]:
+        """The table as dealt (or as given to `from_position`)."""
+        return list(self._table0)
+
+    @property
+    def dealt_hands(self) -> list[list[list[int]] | None]:
+        """Per play (and one before the first): every seat's hand when a
+        deal was made just then, else None."""
+        return [None if d is None else [list(_cards_of(m)) for m in d[:self.rules.players]]
+                for d in self._deals]
+
+    @property
+    def scopa_plays(self) -> list[bool]:
+        """Per play: whether it scored a scopa."""
+        return list(self._scopa)
+
+    @property
+    def left_on_table(self) -> list[int]:
+        """The cards left on the table at the round's end (to the last capturer)."""
+        return self._table_order(self._end_table) if self.done else []
+
     def _hand_masks(self) -> list[int]:
         return self._pos[P.HAND:P.HAND + self.rules.players].tolist()
 
@@ -590,8 +617,10 @@ class Game:
         dealer = _seat("first_dealer", first_dealer, self.rules.players)
         self._decks = iter(decks) if decks is not None else None
         self.scores = _scores(scores, self.rules)
-        self._start = tuple(self.scores)
+        self.start = tuple(self.scores)          # the score the game started from
         self.rounds: list[Round] = []
+        self.unplayed: dict[int, list[int]] = {}  # round -> points, of rounds not played out
+        self.notes = None                        # what a record said (records.RecordNotes)
         self._deal(dealer)
 
     def _deal(self, dealer: int) -> None:
@@ -600,9 +629,10 @@ class Game:
             deck = dealt(self._seed, self._index, len(self.rounds))
         else:
             deck = next(self._decks, None)
-            if deck is None:
-                raise ValueError(f"the game needs a deck for round {len(self.rounds)}: "
-                                 f"only {len(self.rounds)} were given")
+            if deck is None:                 # the decks given end here: so does the game
+                if not self.rounds:
+                    raise ValueError("the game needs a deck for its first round")
+                return
         self.rounds.append(Round(self.rules, deck=deck, dealer=dealer))
 
     @property
@@ -612,7 +642,8 @@ class Game:
 
     @property
     def done(self) -> bool:
-        return self.round.done and self.rules.game_over(self.scores)
+        ended = self.round.done or len(self.rounds) - 1 in self.unplayed
+        return ended and self.rules.game_over(self.scores)
 
     @property
     def winner(self) -> int | None:
@@ -627,13 +658,32 @@ class Game:
         end of a round, its points are added and the next round is dealt."""
         if self.done:
             raise ValueError("the game is over")
+        if self.round.done:
+            raise ValueError(f"the game needs a deck for round {len(self.rounds)}: only "
+                             f"{len(self.rounds)} were given")
         move = self.round.play(card, captured)
         if self.round.done:
-            self.scores = self.round.added_to(self.scores)
-            if not self.done:
-                self._deal(int(kernels.round.next_dealer(self.round.dealer,
-                                                         self.rules.players)))
+            self._next_round(self.round.added_to(self.scores))
         return move
+
+    def _next_round(self, scores: list[int]) -> None:
+        self.scores = scores
+        if not self.done:
+            self._deal(int(kernels.round.next_dealer(self.round.dealer, self.rules.players)))
+
+    def end_unplayed(self, points: Sequence[int]) -> None:
+        """End the round being played without playing it out (a record that
+        stops inside it), adding `points` (one per side) to the score."""
+        if self.round.done or self.done:
+            raise ValueError("the round is over")
+        self.unplayed[len(self.rounds) - 1] = list(points)
+        self._next_round([s + p for s, p in zip(self.scores, points)])
+
+    def record(self, names: Sequence[str] | None = None, headers: dict | None = None) -> str:
+        """The game as a record (`records.write_record`, docs/RECORDS.md):
+        `names` one per seat; `headers` more 'Key: value' lines."""
+        from .records import write_record
+        return write_record(self, names, headers)
 
     def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:
         """`Round.suggest` for the round being played; a user strategy's
@@ -642,12 +692,17 @@ class Game:
 
     def log(self) -> str:
         """Every round's log, with the scores after it."""
-        lines, scores = [], list(self._start)
+        lines, scores = [], list(self.start)
         for k, r in enumerate(self.rounds):
             lines += [f"round {k}", r.log()]
+            points = self.unplayed.get(k)
             if r.done:
                 res = r.result()
-                scores = [s + res[f"points_{t}"] for t, s in enumerate(scores)]
+                points = [res[f"points_{t}"] for t in range(self.rules.n_sides)]
+            elif points is not None:
+                lines.append("(the rest of the round was not played here)")
+            if points is not None:
+                scores = [s + p for s, p in zip(scores, points)]
                 lines.append("score: " + " - ".join(map(str, scores)))
         if self.done:
             lines.append(f"side {self.winner} wins the game")

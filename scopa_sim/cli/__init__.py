@@ -8,6 +8,7 @@
     listings   rules, strategies
     analysis   compare, tournament, report, ask, plot
     advise     advise
+    records    record, review
 
 Results go to stdout, progress and errors to stderr. Modules import click
 only; each command imports numba, pandas or pyarrow when it runs, so help
@@ -155,8 +156,8 @@ def _guarded(callback):
 
 
 def _register() -> None:
-    from . import advise, analysis, listings, simulate
-    for module in (simulate, listings, analysis, advise):
+    from . import advise, analysis, listings, records, simulate
+    for module in (simulate, listings, analysis, advise, records):
         for command in module.COMMANDS:
             command.callback = _guarded(command.callback)
             main.add_command(command)

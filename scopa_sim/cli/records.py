@@ -1,0 +1,179 @@
+"""`scopa-sim record` (write a game record from a run, or check one) and
+`scopa-sim review` (every decision of a record rated). Thin: the work is in
+`scopa_sim.records` and `scopa_sim.review`."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, emit, new_files, note,
+                      outside_runs, parse_seed, progress, results, seed_option, where,
+                      workers_option)
+
+DEFAULT_ROLLOUTS = 2_000            # = review.DEFAULT_ROLLOUTS (checked by a test)
+THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # = review.THRESHOLDS
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write a file whole or not at all (a temporary file, then renamed)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+@click.command()
+@click.argument("source", metavar="RUN|RECORD", type=click.Path(path_type=Path))
+@click.option("--game", "game", type=click.IntRange(0), help="Game G of a run of games.")
+@click.option("--round", "round_", type=click.IntRange(0), help="Round I of a run of rounds.")
+@click.option("--names", metavar="NAME,NAME,..",
+              help="The seats' names, in seat order (default seat0, seat1, ...).")
+@click.option("--strategy-file", "strategy_files", multiple=True, metavar="TEXT=PATH",
+              help="A run's user strategy, loaded from PATH once its sha256 is the run's "
+                   "(replaying the game runs its code); once per user strategy.")
+@click.option("--out", type=click.Path(path_type=Path), help="Write the record to this file "
+              "(default: stdout).")
+@OVERWRITE
+def record(source, game, round_, names, strategy_files, out, overwrite):
+    """Write a game record, or check one.
+
+    With a run folder: game G (--game) of a run of games, or round I
+    (--round) of a run of rounds, played again move by move from the run's
+    seed, written as a record (docs/RECORDS.md). With a record file: read,
+    check and replay it, and write it again in the standard form; a bad
+    record is one error line naming its line number.
+
+    \b
+    Examples:
+      scopa-sim record runs/games --game 3 --names Ada,You --out game3.scopa
+      scopa-sim record game3.scopa
+    """
+    from ..records import from_run, read_record
+    if out is not None:
+        outside_runs(out)
+        new_files([out], overwrite)
+    seat_names = [n.strip() for n in names.split(",")] if names else None
+    if source.is_dir():
+        played = from_run(source, game, round_, strategy_files)
+    else:
+        if game is not None or round_ is not None or strategy_files:
+            raise click.UsageError("--game, --round and --strategy-file go with a run folder")
+        played = read_record(source)
+    text = played.record(seat_names)
+    if out is None:
+        click.echo(text, nl=False, file=results())
+    else:
+        _write_text(out, text)
+        note(f"wrote {out}")
+
+
+def _cost(r: dict, key: str = "cost", fmt: str = ".2f") -> str:
+    if r["level"] == "exact":
+        return format(r[key], fmt)
+    return f"{r[key]:{fmt}} [{r[key + '_low']:{fmt}}, {r[key + '_high']:{fmt}}]"
+
+
+def review_view(data: dict):
+    """The summary per seat, then every rated decision."""
+    from ..analysis.output import Section
+    h = data["headers"]
+    win = data["sides"] == 2
+    summary = Section(f"review: {' vs '.join(h['seats'])} ({h['rules']}); cost: round points "
+                      f"lost against the best move", ["seat", "decisions", "mean cost (95% CI)",
+                                                       *data["thresholds"], "luck a round"])
+    for s in data["summary"]:
+        summary.add(s["name"], s["decisions"], _interval(s, "mean_cost"),
+                    *(s["labels"][k] for k in data["thresholds"]), _interval(s, "luck", "+.2f"))
+    plays = Section("decisions (forced plays left out)",
+                    ["round", "play", "seat", "played", "best", "cost (95% CI)",
+                     *(["P(win game) lost"] if win else []), "label"])
+    for r in data["plays"]:
+        if r["level"] in ("exact", "rollouts"):
+            plays.add(r["round"] + 1, r["play"] + 1, r["name"], r["played"],
+                      "best" if r["played"] == r["best"] else r["best"], _cost(r),
+                      *([_cost(r, "win_cost", ".3f")] if win else []), r["label"])
+    marks = ", ".join(f"{k} ≥ {v:g}" for k, v in data["thresholds"].items())
+    plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move, "
+                     f"seed {data['seed']}; labels: {marks} points, only where the interval "
+                     f"excludes 0")
+    return [summary, plays], data["plays"]
+
+
+def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
+    import math
+    if math.isnan(d[key]):
+        return "-"
+    if math.isnan(d[key + "_low"]):
+        return format(d[key], fmt)
+    return f"{d[key]:{fmt}} [{d[key + '_low']:{fmt}}, {d[key + '_high']:{fmt}}]"
+
+
+@click.command()
+@click.argument("record_path", metavar="RECORD", type=click.Path(path_type=Path))
+@click.option("--seat", "seats", multiple=True, metavar="NAME",
+              help="A seat to review (repeat for more; default every seat whose hands the "
+                   "record knows).")
+@click.option("--strategy", "-s", default="heuristic", show_default=True,
+              help="The strategy that plays the rollouts out, as advise's --strategy.")
+@click.option("--rollouts", type=click.IntRange(2, 10_000_000), default=DEFAULT_ROLLOUTS,
+              show_default=True, help="The most rollouts per decision (each stops early once "
+                                      "its best move is separated, as advise does).")
+@click.option("--inaccuracy", type=click.FloatRange(0, 100, min_open=True),
+              default=THRESHOLDS["inaccuracy"], show_default=True,
+              help="The cost (round points) from which a play is an inaccuracy.")
+@click.option("--mistake", type=click.FloatRange(0, 100, min_open=True),
+              default=THRESHOLDS["mistake"], show_default=True, help="... a mistake.")
+@click.option("--blunder", type=click.FloatRange(0, 100, min_open=True),
+              default=THRESHOLDS["blunder"], show_default=True, help="... a blunder.")
+@click.option("--out", type=click.Path(path_type=Path),
+              help="Also write the review: a page (.html) or the evaluation chart alone "
+                   "(.png, .svg, .pdf).")
+@OVERWRITE
+@seed_option
+@workers_option
+@cluster_options
+@FORMAT
+@QUIET
+def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder, out, overwrite,
+           seed, workers, scheduler, cluster, fmt, quiet):
+    """Rate every decision of a game record, like a chess analysis.
+
+    Each decision of the seats reviewed is valued from what that seat knew
+    then (its hand, the table, the plays so far) by advise's rollouts, or
+    exactly when nothing is hidden: the move played, the best move, and the
+    cost of the play in round points (and P(win the game), with two sides),
+    each with a 95% interval. Plays whose cost interval lies above 0 are
+    labelled inaccuracy, mistake or blunder by the thresholds. The summary
+    gives each seat's mean cost and its luck: its side's round margin less
+    what the dealing position is worth and what play explains (docs/RECORDS.md).
+
+    \b
+    Examples:
+      scopa-sim review docs/examples/seed-003.scopa --seed 1
+      scopa-sim review game.scopa --seat You --out review.html
+    """
+    from ..analysis import review_page
+    from ..records import read_record
+    from ..review import review as run_review
+    if out is not None:
+        outside_runs(out)
+        review_page.check_path(out)
+        new_files([out], overwrite)
+    game = read_record(record_path)
+    plays = sum(len(r.moves) for r in game.rounds)
+    with progress(quiet, "review") as bar:
+        task = bar.add_task("", total=plays, note="plays")
+        df = run_review(game, list(seats) or None, strategy, rollouts, parse_seed(seed),
+                        {"inaccuracy": inaccuracy, "mistake": mistake, "blunder": blunder},
+                        workers, where(scheduler, cluster), lambda k: bar.advance(task, k))
+    if out is not None:
+        review_page.write(df, out, overwrite=True)
+        note(f"wrote {out}")
+    emit({**df.attrs, "plays": df.to_dict("records")}, review_view, fmt)
+
+
+COMMANDS = (record, review)

@@ -1,0 +1,324 @@
+"""Review a played game: every decision of the seats asked for, valued by
+`advise` from what that seat knew then, with the move played, the best
+move and what the play cost, labelled like a chess or backgammon analysis.
+
+    df = review("game.scopa", seats=["You"])       # a record's path, or a Game
+    df.attrs["summary"]                            # per seat: mean cost, labels, luck
+
+A decision is valued from the seat's own view: its hand, the table, the
+piles and every play before it (the kernel's position from that seat's
+side; `advise` deals the cards it has not seen afresh in every rollout), so
+the review knows no more than the player did. Values are exact when nothing
+is hidden; otherwise rollouts by `strategy`, as `advise` runs them.
+
+The cost of a play is the best move's expected round margin minus the
+played move's (paired on the same deals), in round points with its 95%
+interval, and, with two sides, in P(win the game) from the score before
+the round. A play is labelled only when its cost interval lies above 0
+(exact: its cost is above 0) and its cost reaches a threshold
+(`THRESHOLDS`, round points): inaccuracy, mistake, blunder.
+
+Luck. For each round and side, luck is what remains of the side's round
+margin (its points minus the best other side's) when play is taken out:
+
+    luck = margin - expected margin at the deal - (the other sides' costs - own costs)
+
+The expected margin at the deal is the reviewing strategy's in self-play
+from that seat relative to the dealer. Costs are those of the reviewed
+seats only, so when one seat is reviewed its opponents' mistakes count as
+its luck. A seat's luck in the summary is its side's mean over the rounds.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .advise import DEFAULT_STRATEGY, evaluate
+from .checks import seed_or_fresh, whole
+from .game import Game, Round
+from .rules import Rules
+from .strategies import parse_strategy
+
+DEFAULT_ROLLOUTS = 2_000
+THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}
+BASELINE_ROUNDS = 20_000       # self-play rounds for the expected margin at the deal
+LEVELS = ("exact", "rollouts", "forced", "not reviewed")
+
+
+def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
+           strategy=DEFAULT_STRATEGY, rollouts: int = DEFAULT_ROLLOUTS, seed: int | None = 0,
+           thresholds: dict[str, float] | None = None, workers: int | None = None,
+           scheduler=None, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """One row per play of the game (docs/RECORDS.md#review lists the
+    columns): the decisions of `seats` (names or seat numbers; default every
+    seat whose hands the record knows) valued and labelled, the other plays
+    listed. `df.attrs`: "summary" (per seat), "rounds", "headers", and how it
+    was made. `progress(1)` after each play."""
+    from .records import RecordNotes, read_record
+    game = record if isinstance(record, Game) else read_record(record)
+    rules = game.rules
+    notes = game.notes or RecordNotes([f"seat{s}" for s in range(rules.players)], {})
+    chosen = _seats(seats, notes, game)
+    marks = _thresholds(thresholds)
+    rollouts = whole(rollouts, "rollouts", 2, 10_000_000)
+    seed = seed_or_fresh(seed)
+    s = parse_strategy(strategy)
+    rows, scores = [], list(game.start)
+    for k, played in enumerate(game.rounds):
+        rnd = Round(rules, deck=played.deck_order, dealer=played.dealer)
+        for p, (seat, card, take) in enumerate(played.moves):
+            row = _row(rnd, k, p, seat, card, take, notes)
+            if seat in chosen:
+                row.update(_decision(rnd, seat, card, take, scores, s, rollouts,
+                                     _seed(seed, k, p), marks, workers, scheduler))
+            rows.append(row)
+            rnd.play(card, take)
+            if progress:
+                progress(1)
+        scores = [a + b for a, b in zip(scores, _points(game, k) or [0] * rules.n_sides)]
+    df = pd.DataFrame(rows, columns=list(COLUMNS))
+    df.attrs.update(headers=_headers(game, notes), sides=rules.n_sides, seats=sorted(chosen),
+                    rounds=_rounds(game, notes, df, s), strategy=str(s), rollouts=rollouts,
+                    seed=seed, thresholds=marks)
+    df.attrs["summary"] = _summary(df, chosen, notes, df.attrs["rounds"], rules)
+    return df
+
+
+COLUMNS = {
+    "round": "the round, from 0", "play": "the play within the round, from 0",
+    "seat": "the seat that played", "name": "its name", "side": "its side",
+    "hand": "its hand before the play", "table": "the table before the play",
+    "played": "the move played", "scopa": "whether it swept the table",
+    "level": "exact, rollouts, forced (one legal move) or not reviewed",
+    "best": "the best move", "moves": "the legal moves",
+    "cost": "round points the play lost against the best move (0: the best)",
+    "cost_low": "95% interval", "cost_high": "",
+    "win_cost": "P(win the game) lost against the best move (two sides)",
+    "win_cost_low": "95% interval", "win_cost_high": "",
+    "value": "expected round margin after the play, from the seat's view",
+    "value_low": "95% interval", "value_high": "",
+    "win_game": "P(the seat's side wins the game) after the play (two sides)",
+    "label": "inaccuracy, mistake, blunder, or '' (none)",
+    "rollouts": "rollouts run (0: exact or not valued)",
+    "alternatives": "every legal move with its values, best first",
+}
+
+
+def _seats(seats, notes, game: Game) -> set[int]:
+    """The seats to review: those asked for, each of whose hands the record
+    knows at every decision (refused otherwise), or by default every such seat."""
+    names = notes.names
+    unknown = {}                                         # seat -> (round, play) not known
+    for k, rnd in enumerate(game.rounds):
+        for p, (seat, _, _) in enumerate(rnd.moves):
+            if not notes.known(k, p):
+                unknown.setdefault(seat, (k, p))
+    if seats is None:
+        chosen = {s for s in range(game.rules.players) if s not in unknown}
+        if not chosen:
+            raise ValueError("the record knows no seat's hands at every decision: nothing to "
+                             "review")
+        return chosen
+    if isinstance(seats, (str, int)):
+        seats = [seats]
+    chosen = set()
+    for x in seats:
+        if isinstance(x, str) and x.lower() in (n.lower() for n in names):
+            seat = [n.lower() for n in names].index(x.lower())
+        elif isinstance(x, (int, np.integer)) and not isinstance(x, bool) \
+                and 0 <= x < len(names):
+            seat = int(x)
+        else:
+            raise ValueError(f"no seat is named {x!r}: the seats are {', '.join(names)}")
+        if seat in unknown:
+            k, p = unknown[seat]
+            raise ValueError(f"the record does not know {names[seat]}'s hand at round {k + 1}, "
+                             f"play {p + 1}: only a seat whose hands it shows can be reviewed")
+        chosen.add(seat)
+    return chosen
+
+
+def _thresholds(given) -> dict[str, float]:
+    marks = dict(THRESHOLDS)
+    for key, value in (given or {}).items():
+        if key not in marks:
+            raise ValueError(f"unknown label {key!r}: the labels are {', '.join(marks)}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not 0 < value < 100:
+            raise ValueError(f"a threshold is a number of round points above 0, not {value!r}")
+        marks[key] = float(value)
+    if not marks["inaccuracy"] <= marks["mistake"] <= marks["blunder"]:
+        raise ValueError("thresholds must rise: inaccuracy <= mistake <= blunder "
+                         f"(got {marks['inaccuracy']:g}, {marks['mistake']:g}, "
+                         f"{marks['blunder']:g})")
+    return marks
+
+
+def _seed(seed: int, k: int, p: int) -> int:
+    """The seed of round k, play p's rollouts: one stream per decision."""
+    return int(np.random.SeedSequence([seed, k, p]).generate_state(1, np.uint64)[0] >> 1)
+
+
+def _move(card: int, take) -> str:
+    from .cards import card_name, names
+    return f"{card_name(card)} " + (f"takes {names(take)}" if take else "trails")
+
+
+def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
+    from .cards import names
+    nan = float("nan")
+    return {"round": k, "play": p, "seat": seat, "name": notes.names[seat],
+            "side": rnd.rules.teams[seat],
+            "hand": names(rnd.hands[seat]) if notes.known(k, p) else "?",
+            "table": names(rnd.table), "played": _move(card, take),
+            "scopa": False, "level": "not reviewed", "best": "", "moves": len(rnd.legal_moves()),
+            "cost": nan, "cost_low": nan, "cost_high": nan, "win_cost": nan,
+            "win_cost_low": nan, "win_cost_high": nan, "value": nan, "value_low": nan,
+            "value_high": nan, "win_game": nan, "label": "", "rollouts": 0, "alternatives": []}
+
+
+def _decision(rnd: Round, seat, card, take, scores, strategy, rollouts, seed, marks,
+              workers, scheduler) -> dict:
+    """The review of one decision: the seat's moves valued by `evaluate`."""
+    rules = rnd.rules
+    side = rules.teams[seat]
+    score = (scores[side], scores[1 - side]) if rules.n_sides == 2 else None
+    if len(rnd.legal_moves()) == 1:
+        zero = 0.0 if score is not None else float("nan")
+        return {"level": "forced", "best": _move(card, take), "cost": 0.0, "cost_low": 0.0,
+                "cost_high": 0.0, "win_cost": zero, "win_cost_low": zero, "win_cost_high": zero}
+    pos, deck = rnd.kernel_position()
+    result = evaluate(rules, pos, deck, seat, score, strategy, rollouts, seed=seed,
+                      workers=workers, scheduler=scheduler, paired_win=True)
+    moves = result["moves"]
+    mine = next(m for m in moves if m["move"] == _move(card, take))
+    best = moves[0]
+    out = {"level": "exact" if result["exact"] else "rollouts", "best": best["move"],
+           "cost": 0.0 - mine["vs_best"], "cost_low": 0.0 - mine["vs_best_high"],
+           "cost_high": 0.0 - mine["vs_best_low"], "value": mine["margin"],
+           "value_low": mine["margin_low"], "value_high": mine["margin_high"],
+           "rollouts": result["rollouts"], "alternatives": moves}
+    if score is not None:
+        out.update(win_game=mine["win_game"], win_cost=0.0 - mine["win_vs_best"],
+                   win_cost_low=0.0 - mine["win_vs_best_high"],
+                   win_cost_high=0.0 - mine["win_vs_best_low"])
+    out["label"] = label(out["cost"], out["cost_low"], result["exact"], marks)
+    return out
+
+
+def label(cost: float, low: float, exact: bool, marks: dict[str, float]) -> str:
+    """The label of a play's cost: the largest threshold it reaches, when its
+    interval lies above 0 (exact: when it is above 0); else ''."""
+    if not (cost > 0 if exact else low > 0):
+        return ""
+    reached = [name for name, at in marks.items() if cost >= at]
+    return reached[-1] if reached else ""
+
+
+def _points(game: Game, k: int) -> list[int] | None:
+    """Round k's points per side: played out, or as the record wrote them."""
+    rnd = game.rounds[k]
+    if rnd.done:
+        res = rnd.result()
+        return [res[f"points_{t}"] for t in range(game.rules.n_sides)]
+    return game.unplayed.get(k)
+
+
+def _headers(game: Game, notes) -> dict:
+    return {"rules": game.rules.name, "seats": list(notes.names),
+            "first_dealer": notes.names[game.rounds[0].dealer], "score": list(game.start),
+            **notes.headers}
+
+
+@functools.lru_cache(maxsize=16)
+def _baseline(rules: Rules, strategy) -> np.ndarray:
+    """base[d]: the expected round margin of the side d sides after the
+    dealer's, in `BASELINE_ROUNDS` rounds of the strategy's self-play."""
+    from .runner import simulate
+    n = rules.n_sides
+    df = simulate(rounds=BASELINE_ROUNDS, strategies=(strategy,) * n, rules=rules, seed=0)
+    points = np.stack([df[f"points_{t}"].to_numpy() for t in range(n)], axis=1).astype(float)
+    dealer_side = np.array(rules.teams)[df["dealer"].to_numpy()]
+    base = np.zeros(n)
+    for d in range(n):
+        side = (dealer_side + d) % n
+        others = points.copy()
+        others[np.arange(len(df)), side] = -np.inf
+        base[d] = float((points[np.arange(len(df)), side] - others.max(1)).mean())
+    return base
+
+
+def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
+    """Per round: the dealer, the deals as the record knows them, the points,
+    the score after it, and each side's luck (where its seats were reviewed)."""
+    r = game.rules
+    base = _baseline(r, strategy)
+    out, scores = [], list(game.start)
+    for k, rnd in enumerate(game.rounds):
+        rows = df[df["round"] == k]
+        points, luck = _points(game, k), [float("nan")] * r.n_sides
+        if points is not None:
+            scores = [a + b for a, b in zip(scores, points)]
+            dealer_side = r.teams[rnd.dealer]
+            for t in set(rows.loc[rows["level"] != "not reviewed", "side"]):
+                margin = points[t] - max(p for u, p in enumerate(points) if u != t)
+                own = rows.loc[rows["side"] == t, "cost"].sum()
+                theirs = rows.loc[rows["side"] != t, "cost"].sum()
+                luck[t] = margin - base[(t - dealer_side) % r.n_sides] - (theirs - own)
+        out.append({"round": k, "dealer": notes.names[rnd.dealer],
+                    "deals": _deals(rnd, k, notes, rows), "points": points,
+                    "score": list(scores) if points is not None else None, "luck": luck,
+                    "complete": rnd.done})
+    return out
+
+
+def _deals(rnd: Round, k: int, notes, rows: pd.DataFrame) -> list[dict]:
+    """Each deal of a round that was played into: the play it came before,
+    every seat's hand (or '?' where the record does not know it), the table."""
+    from .cards import names
+    n = rnd.rules.players
+    per_deal, leader = n * rnd.rules.hand_size, (rnd.dealer + 1) % n
+    out = []
+    for p0 in range(0, max(len(rnd.moves), 1), per_deal):
+        hands = rnd.dealt_hands[p0]
+        first = {s: p0 + (s - leader) % n for s in range(n)}      # the seat's first play in it
+        out.append({"play": p0, "table": names(rnd.dealt_table) if p0 == 0 else
+                    rows.loc[rows["play"] == p0, "table"].iloc[0],
+                    "hands": {notes.names[s]: names(hands[s]) if first[s] < len(rnd.moves)
+                              and notes.known(k, first[s]) else "?" for s in range(n)}})
+    return out
+
+
+def _mean_interval(x: np.ndarray) -> tuple[float, float, float]:
+    """The mean of x with its 95% t interval (NaN with fewer than two)."""
+    from .advise import _mean_ci
+    nan = float("nan")
+    if len(x) < 2:
+        return (float(x.mean()) if len(x) else nan), nan, nan
+    mean, low, high = _mean_ci(np.asarray(x, float)[:, None])
+    return float(mean[0]), float(low[0]), float(high[0])
+
+
+def _summary(df: pd.DataFrame, chosen: set[int], notes, rounds: list[dict],
+             rules: Rules) -> list[dict]:
+    """Per reviewed seat: its decisions (not forced), their mean cost, its
+    labels, and its side's luck a round."""
+    out = []
+    for seat in sorted(chosen):
+        mine = df[df["seat"] == seat]
+        rated = mine[mine["level"].isin(("exact", "rollouts"))]
+        lucks = np.array([r_["luck"][rules.teams[seat]] for r_ in rounds])
+        lucks = lucks[~np.isnan(lucks)]
+        mean, low, high = _mean_interval(rated["cost"].to_numpy())
+        luck, luck_low, luck_high = _mean_interval(lucks)
+        out.append({"name": notes.names[seat], "seat": seat, "decisions": len(rated),
+                    "forced": int(mine["level"].eq("forced").sum()),
+                    "mean_cost": mean, "mean_cost_low": low, "mean_cost_high": high,
+                    "labels": {name: int(rated["label"].eq(name).sum()) for name in THRESHOLDS},
+                    "luck": luck, "luck_low": luck_low, "luck_high": luck_high,
+                    "rounds": len(lucks)})
+    return out
