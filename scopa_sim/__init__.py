@@ -18,7 +18,7 @@ _WHERE = {"advise": "advise", "advise_round": "advise",
           "card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
           "Game": "game", "Round": "game", "legal_captures": "game", "legal_moves": "game",
           "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "resume": "stored_run",
-          "trace_round": "runner",
+          "trace_round": "runner", "read_record": "records", "review": "review",
           "trace_game": "runner", "deal_columns": "deals", "deck_of": "runner",
           "STRATEGIES": "strategies", "parse_strategy": "strategies", "params": "user",
           "Observation": "observation", "StrategyError": "seats"}
@@ -39,8 +39,8 @@ def __dir__():
 
 
 class _Package(types.ModuleType):
-    """`scopa_sim.advise` and `scopa_sim.odds` are functions of modules of the
-    same name: importing the module (`from .advise import ...`) makes the
+    """`scopa_sim.advise`, `scopa_sim.odds` and `scopa_sim.review` are
+    functions of modules of the same name: importing the module (`from .advise import ...`) makes the
     package's name the function, not the module (the module stays in
     sys.modules)."""
 

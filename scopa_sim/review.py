@@ -37,13 +37,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .advise import DEFAULT_STRATEGY, evaluate
+from .advise import DEFAULT_ROLLOUTS, DEFAULT_STRATEGY, evaluate
 from .checks import seed_or_fresh, whole
 from .game import Game, Round
 from .rules import Rules
 from .strategies import parse_strategy
 
-DEFAULT_ROLLOUTS = 2_000
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}
 BASELINE_ROUNDS = 20_000       # self-play rounds for the expected margin at the deal
 LEVELS = ("exact", "rollouts", "forced", "not reviewed")
@@ -75,8 +74,9 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
             if seat in chosen:
                 row.update(_decision(rnd, seat, card, take, scores, s, rollouts,
                                      _seed(seed, k, p), marks, workers, scheduler))
-            rows.append(row)
             rnd.play(card, take)
+            row["scopa"] = rnd.scopa_plays[-1]
+            rows.append(row)
             if progress:
                 progress(1)
         scores = [a + b for a, b in zip(scores, _points(game, k) or [0] * rules.n_sides)]

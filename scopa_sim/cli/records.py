@@ -12,7 +12,7 @@ from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, emit, new_files
                       outside_runs, parse_seed, progress, results, seed_option, where,
                       workers_option)
 
-DEFAULT_ROLLOUTS = 2_000            # = review.DEFAULT_ROLLOUTS (checked by a test)
+DEFAULT_ROLLOUTS = 10_000           # = review.DEFAULT_ROLLOUTS (checked by a test)
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # = review.THRESHOLDS
 
 

@@ -1,0 +1,211 @@
+"""`review`: every decision of a record valued from the seat's view, with
+its cost, interval and label; exact where nothing is hidden; seats whose
+hands the record does not know refused; the same from the command line."""
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from scopa_sim import Game, Round, read_record, review
+from scopa_sim.advise import evaluate
+from scopa_sim.cli import main
+from scopa_sim.records import parse_record
+from scopa_sim.review import _seed
+from test_advise import move_text, reference
+
+SEED_003 = "docs/examples/seed-003.scopa"
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [*map(str, args)])
+
+
+def _with_scopa_and_trail(seed: int):
+    """A round of greedy play stepped to the first decision whose seat can
+    sweep the table (a scopa, not on the last play) and could trail instead."""
+    from scopa_sim import deck_of
+    for index in range(200):
+        rnd = Round("scopa", deck=deck_of(seed, index), dealer=index % 2)
+        while not rnd.done:
+            moves = rnd.legal_moves()
+            table = set(rnd.table)
+            sweep = [m for m in moves if set(m[1]) == table and table]
+            trail = [m for m in moves if not m[1]]
+            if sweep and trail and len(rnd.moves) < rnd.total_plays - 1:
+                return rnd, trail[0]
+            rnd.play(*rnd.suggest("greedy"))
+    raise AssertionError("no such decision")
+
+
+def _game_of(rnd: Round) -> Game:
+    """A Game holding the round's plays so far (its deck, its dealer)."""
+    game = Game(rnd.rules, first_dealer=rnd.dealer, decks=[rnd.deck_order])
+    for _, card, take in rnd.moves:
+        game.play(card, take)
+    return game
+
+
+def test_letting_a_scopa_go_is_a_blunder():
+    rnd, trail = _with_scopa_and_trail(seed=7)
+    game = _game_of(rnd)
+    game.play(*trail)
+    game = parse_record(game.record())               # as a record, read back
+    df = review(game, seed=1, workers=2)
+    last = df.iloc[-1]
+    assert last.played == move_text(*trail)
+    assert last.label == "blunder" and last.cost_low > 0, last.to_dict()
+
+
+def test_playing_the_reviewed_best_move_costs_nothing():
+    """Each seat plays the move the review itself finds best (same seed, same
+    settings): every cost is 0 and every interval covers it."""
+    from scopa_sim import deck_of
+    rnd = Round("scopa", deck=deck_of(3, 0), dealer=0)
+    game = Game("scopa", first_dealer=0, decks=[rnd.deck_order])
+    k = 0
+    while not game.round.done:
+        r = game.round
+        if len(r.legal_moves()) == 1:
+            game.play(*r.legal_moves()[0])
+            continue
+        pos, deck = r.kernel_position()
+        best = evaluate(game.rules, pos, deck, r.turn, (0, 0), "heuristic", 300,
+                        seed=_seed(5, k, len(r.moves)), workers=1)["moves"][0]
+        game.play(best["card"], best["takes"] or ())
+    df = review(game, rollouts=300, seed=5, workers=1)
+    rated = df[df.level.isin(["exact", "rollouts"])]
+    assert len(rated) > 10
+    assert (rated.cost == 0).all() and (rated.label == "").all()
+    assert ((rated.cost_low <= 0) & (rated.cost_high >= 0)).all()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_with_nothing_hidden_the_cost_is_the_exact_minimax_difference(seed):
+    """The last deal: every decision exact, its cost the best line's margin
+    less the played move's, by trying every line (test_advise's reference)."""
+    import random
+    from scopa_sim import deck_of
+    rng = random.Random(seed)
+    rnd = Round("scopa", deck=deck_of(11, seed), dealer=seed % 2)
+    while rnd.deck or sum(map(len, rnd.hands)) > 5:
+        rnd.play(*rng.choice(rnd.legal_moves()))
+    exact = {}
+    game = _game_of(rnd)
+    while not game.round.done:
+        r = game.round
+        ref = reference(r)
+        move = rng.choice(r.legal_moves())
+        exact[len(r.moves)] = max(ref.values()) - ref[move_text(*move)]
+        game.play(*move)
+    df = review(game, seed=1)
+    last = df[df.play.isin(list(exact))]
+    for row in last.itertuples():
+        if row.level == "forced":
+            assert exact[row.play] == 0
+        else:
+            assert row.level == "exact" and row.cost == exact[row.play]
+            assert row.cost_low == row.cost == row.cost_high
+
+
+ONE_SEAT = """\
+# only You's hands are written; the record stops inside the second deal
+Rules: scopa
+Seats: Ada You
+First dealer: Ada
+Round 1
+Table: 2c 4h 5s Qd
+Hand You: 7d 7h As
+You: 7d takes 2c 5s
+Ada: 3h
+You: As
+Ada: Kc takes Qd As
+You: 7h takes 4h 3h scopa
+Ada: Jd
+Hand You: Js 6d 2h
+You: Js takes Jd scopa
+Ada: Qh
+You: 2h
+...
+End
+"""
+
+
+def test_a_record_of_one_seat_reviews_that_seat_and_refuses_the_other(tmp_path):
+    path = tmp_path / "mine.scopa"
+    path.write_text(ONE_SEAT)
+    df = review(path, seats=["You"], seed=1, workers=2)
+    assert set(df[df.level != "not reviewed"].name) == {"You"}
+    assert df.attrs["summary"][0]["name"] == "You"
+    assert (df[df.name == "Ada"].level == "not reviewed").all()
+    # by default: the seats whose hands are known
+    assert review(path, seed=1).attrs["seats"] == [1]
+    with pytest.raises(ValueError, match="does not know Ada's hand at round 1, play 8"):
+        review(path, seats=["Ada"])
+    result = cli("review", path, "--seat", "Ada", "-q")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "error: the record does not know Ada's hand at round 1, play 8: only a seat whose "
+        "hands it shows can be reviewed"]
+
+
+def test_the_worked_example_reviews_and_writes_its_page(tmp_path):
+    page, chart = tmp_path / "r.html", tmp_path / "c.png"
+    result = cli("review", SEED_003, "--seed", "1", "--rollouts", "500", "--out", page, "-q")
+    assert result.exit_code == 0, result.output
+    assert "As trails" in result.output
+    assert page.read_text().startswith("<!DOCTYPE html>")
+    assert cli("review", SEED_003, "--seed", "1", "--out", page, "-q").exit_code == 2   # exists
+    assert cli("review", SEED_003, "--seed", "1", "--rollouts", "500", "--out", chart,
+               "-q").exit_code == 0
+    assert chart.read_bytes().startswith(b"\x89PNG")
+    data = json.loads(cli("review", SEED_003, "--seed", "1", "--rollouts", "500",
+                          "--format", "json", "-q").output)
+    assert {"summary", "rounds", "plays", "headers", "thresholds"} <= set(data)
+    assert len(data["plays"]) == 12 and data["rounds"][0]["points"] == [1, 5]
+
+
+def test_same_seed_same_review_for_any_worker_count():
+    a = review(SEED_003, seed=4, rollouts=500, workers=1)
+    b = review(SEED_003, seed=4, rollouts=500, workers=2)
+    cols = ["cost", "cost_low", "cost_high", "value", "label", "best"]
+    assert a[cols].equals(b[cols])
+
+
+def test_labels_follow_the_thresholds_and_never_overlap_the_best():
+    df = review(SEED_003, seed=1, rollouts=500, thresholds={"inaccuracy": 0.05,
+                                                            "mistake": 0.5, "blunder": 5})
+    for row in df.itertuples():
+        if row.label:
+            assert row.cost_low > 0
+        if row.label == "mistake":
+            assert 0.5 <= row.cost < 5
+    with pytest.raises(ValueError, match="thresholds must rise"):
+        review(SEED_003, thresholds={"mistake": 0.05})
+    with pytest.raises(ValueError, match="unknown label"):
+        review(SEED_003, thresholds={"terrible": 1})
+    with pytest.raises(ValueError, match="no seat is named 'Bob'"):
+        review(SEED_003, seats=["Bob"])
+
+
+def test_luck_and_play_add_up_to_the_margin():
+    """margin = expected margin at the deal + luck + (other sides' costs - own)."""
+    from scopa_sim.review import _baseline
+    from scopa_sim.strategies import parse_strategy
+    df = review(SEED_003, seed=1, rollouts=500)
+    r0 = df.attrs["rounds"][0]
+    base = _baseline(read_record(SEED_003).rules, parse_strategy("heuristic"))
+    for side, (luck, d) in enumerate(zip(r0["luck"], (0, 1))):    # Ada (side 0) dealt
+        own = df[df.side == side].cost.sum()
+        other = df[df.side != side].cost.sum()
+        margin = r0["points"][side] - r0["points"][1 - side]
+        assert math.isclose(margin, base[d] + luck + other - own)
+
+
+def test_the_command_line_defaults_are_the_library_s():
+    from scopa_sim import review as _  # noqa: F401
+    import scopa_sim.cli.records as cli_records
+    import sys
+    lib = sys.modules["scopa_sim.review"]
+    assert cli_records.DEFAULT_ROLLOUTS == lib.DEFAULT_ROLLOUTS
+    assert cli_records.THRESHOLDS == lib.THRESHOLDS
