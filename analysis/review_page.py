@@ -16,7 +16,7 @@ from matplotlib import ticker
 from . import charts
 from .charts import DPI, SIDE_COLOURS, _figure, plt
 
-REVIEWED = ("exact", "rollouts", "forced")
+REVIEWED = ("exact", "rollouts", "deep", "forced")
 LABELS = ("inaccuracy", "mistake", "blunder")
 LABEL_COLOURS = {"inaccuracy": "#d4a017", "mistake": "#ff7f0e", "blunder": "#d62728"}
 PAGE_FORMATS = ("html", "htm")
@@ -240,8 +240,14 @@ def _alternatives(r, win: bool) -> str:
         rows.append(f"<tr{cls}><td>{_e(a.get('move', ''))}</td>" + _cell(a, "margin", "+.2f")
                     + _cell(a, "vs_best", "+.2f") + (_cell(a, "win_game", ".3f") if win else "")
                     + "</tr>")
+    checked = ""
+    if r["level"] == "deep":
+        checked = (f"<p class='checked'>checked by the deep evaluator: the quick pass said "
+                   f"{_e(r.get('quick_label') or 'no label')} (cost "
+                   f"{float(r.get('quick_cost', float('nan'))):.2f})</p>")
     return (f"<details><summary>best: {_e(r['best'] or '—')}; {len(rows)} legal moves"
-            f"</summary>{_table(head, rows, cls='alternatives')}</details>")
+            f"{'; checked' if checked else ''}</summary>{checked}"
+            f"{_table(head, rows, cls='alternatives')}</details>")
 
 
 def _columns(win: bool) -> list[str]:
@@ -253,7 +259,7 @@ def _columns(win: bool) -> list[str]:
 def _play(r, number: int, win: bool) -> str:
     label = r["label"] if r["label"] in LABELS else ""
     badge = f"<span class='badge {label}'>{label}</span>" if label else ""
-    rated = r["level"] in ("exact", "rollouts")        # forced: one legal move, not rated
+    rated = r["level"] in ("exact", "rollouts", "deep")   # forced: one legal move, not rated
     costs = (_cell(r, "cost", ".2f") + (_cell(r, "win_cost", ".3f") if win else "") if rated
              else f"<td colspan='{1 + win}'>{_e(r['level'])}</td>")
     cls = "play" + (f" {label}" if label else "")
@@ -307,8 +313,10 @@ def _footer(attrs: dict) -> str:
                            for k, v in (attrs.get("thresholds") or {}).items())
     return (f"<footer>Strategy {_e(attrs.get('strategy', '—'))}, rollouts "
             f"{_e(attrs.get('rollouts', '—'))}, seed {_e(attrs.get('seed', '—'))}. "
-            f"Labels by points lost: {thresholds or '—'}. Intervals are 95%. "
-            f"Made by scopa-sim review.</footer>")
+            f"Labels by points lost: {thresholds or '—'}. "
+            + (f"Mistakes and blunders checked by {_e(attrs.get('deep_strategy'))}, at most "
+               f"{_e(attrs.get('deep_samples'))} deals. " if attrs.get("checked") else "")
+            + "Intervals are 95%. Made by scopa-sim review.</footer>")
 
 
 def page(df) -> str:

@@ -12,7 +12,8 @@ Arrays and scalars in, arrays out; no Python objects. The caller
                        int16[n, n_sides] on the exact line of move j
                        (`exact_values`)
 
-`advise_batch` plays rollouts first..first+count-1. Rollout r draws from
+`advise_batch` plays rollouts first..first+count-1 (`deep_batch` the same,
+by any strategy, the search ones too). Rollout r draws from
 stream (seed, r) only: one deal of the cards the adviser has not seen
 (`search.determinize`), then every root move played on that same deal and
 from the same random state (common random numbers: the moves' results are
@@ -28,7 +29,7 @@ side's points on that line.
 """
 import numpy as np
 
-from ._jit import kernel, outlined
+from ._jit import kernel, outlined, spliced
 from .heuristics import pick_fast
 from .layout import R_SIDES, R_TEAM, S_POINTS
 from .moves import legal_moves
@@ -36,12 +37,13 @@ from .position import HAND, TABLE, TURN, is_over, play_move, unseen
 from .rng import stream
 from .search import (
     NO_ROOM, copy_into, determinize, hidden_holder, minimax, score_into, value_after)
+from .strategies import choose
 from .users import F_STRATEGY, is_user, play_user
 
 @kernel
-def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work, users):
+def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work, search, users):
     """Play the round out, every seat by `strategy` (fast or a user's) with
-    parameters `p`."""
+    parameters `p` (`search` unused: the search strategies play in `play_out_any`)."""
     while not is_over(pos):
         seat = np.int64(pos[TURN])
         m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
@@ -52,10 +54,24 @@ def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work, users):
         play_move(pos, deck, rules, cards[i], takes[i])
 
 
-@outlined
-def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
-                 out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout, users):
-    """Rollouts first..first+count-1 of every root move; points into `out`.
+@kernel
+def play_out_any(strategy, p, pos, deck, rules, rng, cards, takes, work, search, users):
+    """`play_out` by any strategy, the search ones too (`strategies.choose`,
+    with the search scratch `search`)."""
+    while not is_over(pos):
+        seat = np.int64(pos[TURN])
+        m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
+        i = choose(strategy, p, seat, pos, deck, rules, m, cards, takes, rng, work, search,
+                   users)
+        play_move(pos, deck, rules, cards[i], takes[i])
+
+
+@spliced
+def rollouts(play, seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
+             out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout, search,
+             users):
+    """Rollouts first..first+count-1 of every root move, each round played
+    out by `play` (`play_out` or `play_out_any`); points into `out`.
     Returns count, or -1 when a user strategy chose a move that does not
     exist (recorded in `users`)."""
     n_sides = rules[R_SIDES]
@@ -68,13 +84,34 @@ def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, car
             copy_into(rdeck, sdeck)
             rng[0] = saved[0]                         # the same draws for every move
             play_move(rpos, rdeck, rules, cards[j], takes[j])
-            play_out(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work, users)
+            play(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work, search, users)
             if users.fault[F_STRATEGY] >= 0:
                 return -1
             score_into(rpos, rules, sout)
             for t in range(n_sides):
                 out[r, j, t] = sout[t, S_POINTS]
     return count
+
+
+@outlined
+def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
+                 out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout, search,
+                 users):
+    """`rollouts` played out by a fast strategy or a user's."""
+    return rollouts(play_out, seed, first, count, seat, pos, deck, rules, strategy, p, n, cards,
+                    takes, out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout,
+                    search, users)
+
+
+@outlined
+def deep_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
+               out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout, search,
+               users):
+    """`rollouts` played out by any strategy: the deep evaluation's, by a
+    search strategy for every seat (compiled apart, on first use)."""
+    return rollouts(play_out_any, seed, first, count, seat, pos, deck, rules, strategy, p, n,
+                    cards, takes, out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes,
+                    sout, search, users)
 
 
 @outlined

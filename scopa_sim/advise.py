@@ -73,6 +73,9 @@ DEFAULT_ROLLOUTS = 10_000
 MAX_ROLLOUTS = 10_000_000
 BATCH = ROLLOUTS                # rollouts per batch (batches.py); the stop checks come at BATCH x 2^k
 EXACT_CARDS = 10                # exact values with at most this many cards in hands
+DEEP_STRATEGY = "spimc:samples=40"   # the deep evaluation's: strong, about 0.5 ms a move
+DEEP_SAMPLES = 200              # its deals of the hidden cards, at most
+DEEP_BATCH = 50                 # and its batches: the stop checks at 50, 100
 GAME_ROUNDS = 20_000            # self-play rounds for the game's Markov chain
 OUT = L.MAX_PLAYERS - 1         # the pile slot of cards out of play (no side's)
 
@@ -254,8 +257,9 @@ class _Job:
 
 def _batch(job: _Job, b: int) -> np.ndarray:
     """Rollouts b*batch.. of every move: round points int16[count, moves, sides]."""
-    from .kernels.advise import advise_batch
+    from .kernels.advise import advise_batch, deep_batch
     from .kernels.moves import W_SIZE
+    from .kernels.search import search_scratch
     first = b * job.batch
     count = min(job.batch, job.total - first)
     n = len(job.cards)
@@ -263,14 +267,15 @@ def _batch(job: _Job, b: int) -> np.ndarray:
     users = seats.context()
     out = np.zeros((count, n, job.rules.n_sides), np.int16)
     try:
-        done = call(advise_batch, np.uint64(job.seed), np.int64(first), np.int64(count),
+        kernel = advise_batch if _fast(job.strategy) else deep_batch
+        done = call(kernel, np.uint64(job.seed), np.int64(first), np.int64(count),
                     np.int64(job.seat), job.pos, job.deck, seats.packed, seats.ids[0],
                     seats.params[0], np.int64(n), job.cards, job.takes, out,
                     np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(W_SIZE, np.int64),
                     np.zeros(P.POS_SIZE, np.uint64), np.zeros(L.N_CARDS, np.int64),
                     np.zeros(P.POS_SIZE, np.uint64), np.zeros(L.N_CARDS, np.int64),
                     np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.MAX_MOVES, np.uint64),
-                    np.zeros((L.MAX_PLAYERS, L.N_SIDE), np.int16), users)
+                    np.zeros((L.MAX_PLAYERS, L.N_SIDE), np.int16), search_scratch(), users)
     except Exception as e:
         if not seats.users:
             raise
@@ -281,6 +286,13 @@ def _batch(job: _Job, b: int) -> np.ndarray:
         seat = int(f[F_SEAT])
         raise seats.bad_choice(f, seat, f"an advise rollout (seat {seat}, play {int(f[F_PLAY])})")
     return out
+
+
+def _fast(strategy: Strategy) -> bool:
+    """Whether rollouts by `strategy` run in the fast kernel (`advise_batch`):
+    a fast built-in or a user's; a search strategy plays in `deep_batch`."""
+    spec = strategy.spec
+    return spec.id in registry.FAST if hasattr(spec, "id") else True
 
 
 def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
@@ -391,10 +403,9 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     each move also has "win_vs_best" (and _low, _high): its P(win the game)
     minus the best move's, paired on the same deals."""
     s = parse_strategy(strategy)
-    if getattr(s.spec, "id", None) not in registry.FAST and not getattr(s.spec, "jitted", False):
-        raise ValueError(f"advise plays its rollouts in the kernel, with a fast strategy "
-                         f"({', '.join(registry.NAMES[i] for i in registry.FAST)}) or a jitted one "
-                         f"of yours, not {s.name}")
+    if getattr(s.spec, "id", None) is None and not getattr(s.spec, "jitted", False):
+        raise ValueError(f"advise plays its rollouts in the kernel, with a built-in strategy "
+                         f"or a jitted one of yours, not {s.name}")
     seed = seed_or_fresh(seed)
     rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,
                      f"a whole number 2..{MAX_ROLLOUTS:,}")

@@ -32,48 +32,69 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .advise import DEFAULT_ROLLOUTS, DEFAULT_STRATEGY, evaluate
+from .advise import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
+                     DEFAULT_STRATEGY, MAX_ROLLOUTS, evaluate)
 from .checks import seed_or_fresh, whole
 from .game import Game, Round
 from .rules import Rules
-from .strategies import parse_strategy
+from .strategies import Strategy, parse_strategy
 
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}
-BASELINE_ROUNDS = 20_000       # self-play rounds for the expected margin at the deal
-LEVELS = ("exact", "rollouts", "forced", "not reviewed")
+CHECKED = ("mistake", "blunder")     # quick labels the deep evaluator checks
+RATED = ("exact", "rollouts", "deep")   # the levels of a decision valued
+BASELINE_ROUNDS = 20_000             # self-play rounds for the expected margin at the deal
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a review values decisions (`review`'s arguments, checked)."""
+    strategy: Strategy
+    rollouts: int
+    seed: int
+    marks: dict
+    check: bool
+    deep_strategy: Strategy
+    deep_samples: int
+    workers: int | None
+    scheduler: object
 
 
 def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
            strategy=DEFAULT_STRATEGY, rollouts: int = DEFAULT_ROLLOUTS, seed: int | None = 0,
-           thresholds: dict[str, float] | None = None, workers: int | None = None,
-           scheduler=None, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """One row per play of the game (docs/RECORDS.md#review lists the
-    columns): the decisions of `seats` (names or seat numbers; default every
-    seat whose hands the record knows) valued and labelled, the other plays
-    listed. `df.attrs`: "summary" (per seat), "rounds", "headers", and how it
-    was made. `progress(1)` after each play."""
+           thresholds: dict[str, float] | None = None, check: bool = True,
+           deep_strategy=DEEP_STRATEGY, deep_samples: int = DEEP_SAMPLES,
+           workers: int | None = None, scheduler=None,
+           progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """One row per play of the game (`COLUMNS`; docs/RECORDS.md): the
+    decisions of `seats` (names or seat numbers; default every seat whose
+    hands the record knows) valued and labelled, the other plays listed.
+    With `check` (the default), a play the quick pass would label a mistake
+    or a blunder is valued again by the deep evaluator (`deep_strategy`,
+    `deep_samples` deals), whose values give its cost and label.
+    `df.attrs`: "summary" (per seat), "rounds", "headers", and how it was
+    made. `progress(1)` after each play."""
     from .records import RecordNotes, read_record
     game = record if isinstance(record, Game) else read_record(record)
     rules = game.rules
     notes = game.notes or RecordNotes([f"seat{s}" for s in range(rules.players)], {})
     chosen = _seats(seats, notes, game)
-    marks = _thresholds(thresholds)
-    rollouts = whole(rollouts, "rollouts", 2, 10_000_000)
-    seed = seed_or_fresh(seed)
-    s = parse_strategy(strategy)
+    how = Settings(parse_strategy(strategy), whole(rollouts, "rollouts", 2, MAX_ROLLOUTS),
+                   seed_or_fresh(seed), _thresholds(thresholds), bool(check),
+                   parse_strategy(deep_strategy),
+                   whole(deep_samples, "deep samples", 2, MAX_ROLLOUTS), workers, scheduler)
     rows, scores = [], list(game.start)
     for k, played in enumerate(game.rounds):
         rnd = Round(rules, deck=played.deck_order, dealer=played.dealer)
         for p, (seat, card, take) in enumerate(played.moves):
             row = _row(rnd, k, p, seat, card, take, notes)
             if seat in chosen:
-                row.update(_decision(rnd, seat, card, take, scores, s, rollouts,
-                                     _seed(seed, k, p), marks, workers, scheduler))
+                row.update(_decision(rnd, (card, take), scores, how, _seed(how.seed, k, p)))
             rnd.play(card, take)
             row["scopa"] = rnd.scopa_plays[-1]
             rows.append(row)
@@ -82,8 +103,10 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
         scores = [a + b for a, b in zip(scores, _points(game, k) or [0] * rules.n_sides)]
     df = pd.DataFrame(rows, columns=list(COLUMNS))
     df.attrs.update(headers=_headers(game, notes), sides=rules.n_sides, seats=sorted(chosen),
-                    rounds=_rounds(game, notes, df, s), strategy=str(s), rollouts=rollouts,
-                    seed=seed, thresholds=marks)
+                    rounds=_rounds(game, notes, df, how.strategy), strategy=str(how.strategy),
+                    rollouts=how.rollouts, seed=how.seed, thresholds=how.marks,
+                    checked=how.check, deep_strategy=str(how.deep_strategy),
+                    deep_samples=how.deep_samples)
     df.attrs["summary"] = _summary(df, chosen, notes, df.attrs["rounds"], rules)
     return df
 
@@ -93,7 +116,8 @@ COLUMNS = {
     "seat": "the seat that played", "name": "its name", "side": "its side",
     "hand": "its hand before the play", "table": "the table before the play",
     "played": "the move played", "scopa": "whether it swept the table",
-    "level": "exact, rollouts, forced (one legal move) or not reviewed",
+    "level": "the verdict's level: exact, rollouts (the quick pass), deep (checked), "
+             "forced (one legal move) or not reviewed",
     "best": "the best move", "moves": "the legal moves",
     "cost": "round points the play lost against the best move (0: the best)",
     "cost_low": "95% interval", "cost_high": "",
@@ -103,7 +127,9 @@ COLUMNS = {
     "value_low": "95% interval", "value_high": "",
     "win_game": "P(the seat's side wins the game) after the play (two sides)",
     "label": "inaccuracy, mistake, blunder, or '' (none)",
-    "rollouts": "rollouts run (0: exact or not valued)",
+    "rollouts": "rollouts (deals) run for the verdict (0: exact or not valued)",
+    "quick_cost": "the quick pass's cost (equal to cost unless checked)",
+    "quick_label": "the quick pass's label",
     "alternatives": "every legal move with its values, best first",
 }
 
@@ -178,31 +204,45 @@ def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
             "scopa": False, "level": "not reviewed", "best": "", "moves": len(rnd.legal_moves()),
             "cost": nan, "cost_low": nan, "cost_high": nan, "win_cost": nan,
             "win_cost_low": nan, "win_cost_high": nan, "value": nan, "value_low": nan,
-            "value_high": nan, "win_game": nan, "label": "", "rollouts": 0, "alternatives": []}
+            "value_high": nan, "win_game": nan, "label": "", "rollouts": 0, "alternatives": [],
+            "quick_cost": nan, "quick_label": ""}
 
 
-def _decision(rnd: Round, seat, card, take, scores, strategy, rollouts, seed, marks,
-              workers, scheduler) -> dict:
-    """The review of one decision: the seat's moves valued by `evaluate`."""
-    rules = rnd.rules
+def _decision(rnd: Round, move, scores, how: Settings, seed: int) -> dict:
+    """The review of one decision: the seat's moves valued by `evaluate`,
+    quick, then deep where the quick verdict is a mistake or a blunder."""
+    rules, seat = rnd.rules, rnd.turn
     side = rules.teams[seat]
     score = (scores[side], scores[1 - side]) if rules.n_sides == 2 else None
     if len(rnd.legal_moves()) == 1:
         zero = 0.0 if score is not None else float("nan")
-        return {"level": "forced", "best": _move(card, take), "cost": 0.0, "cost_low": 0.0,
-                "cost_high": 0.0, "win_cost": zero, "win_cost_low": zero, "win_cost_high": zero}
+        return {"level": "forced", "best": _move(*move), "cost": 0.0, "cost_low": 0.0,
+                "cost_high": 0.0, "win_cost": zero, "win_cost_low": zero, "win_cost_high": zero,
+                "quick_cost": 0.0, "quick_label": ""}
     pos, deck = rnd.kernel_position()
-    result = evaluate(rules, pos, deck, seat, score, strategy, rollouts, seed=seed,
-                      workers=workers, scheduler=scheduler, paired_win=True)
+    quick = _verdict(evaluate(rules, pos, deck, seat, score, how.strategy, how.rollouts,
+                              seed=seed, workers=how.workers, scheduler=how.scheduler,
+                              paired_win=True), move, how.marks)
+    quick.update(quick_cost=quick["cost"], quick_label=quick["label"])
+    if not how.check or quick["label"] not in CHECKED:
+        return quick
+    deep = _verdict(evaluate(rules, pos, deck, seat, score, how.deep_strategy, how.deep_samples,
+                             seed=seed, workers=how.workers, scheduler=how.scheduler,
+                             batch=DEEP_BATCH, paired_win=True), move, how.marks)
+    return {**deep, "level": "deep", "quick_cost": quick["cost"], "quick_label": quick["label"]}
+
+
+def _verdict(result: dict, move, marks: dict) -> dict:
+    """A decision's row fields from an `evaluate` result: the played move's
+    cost against the best, its value, its label."""
     moves = result["moves"]
-    mine = next(m for m in moves if m["move"] == _move(card, take))
-    best = moves[0]
-    out = {"level": "exact" if result["exact"] else "rollouts", "best": best["move"],
+    mine = next(m for m in moves if m["move"] == _move(*move))
+    out = {"level": "exact" if result["exact"] else "rollouts", "best": moves[0]["move"],
            "cost": 0.0 - mine["vs_best"], "cost_low": 0.0 - mine["vs_best_high"],
            "cost_high": 0.0 - mine["vs_best_low"], "value": mine["margin"],
            "value_low": mine["margin_low"], "value_high": mine["margin_high"],
            "rollouts": result["rollouts"], "alternatives": moves}
-    if score is not None:
+    if "win_game" in mine:
         out.update(win_game=mine["win_game"], win_cost=0.0 - mine["win_vs_best"],
                    win_cost_low=0.0 - mine["win_vs_best_high"],
                    win_cost_high=0.0 - mine["win_vs_best_low"])
@@ -310,7 +350,7 @@ def _summary(df: pd.DataFrame, chosen: set[int], notes, rounds: list[dict],
     out = []
     for seat in sorted(chosen):
         mine = df[df["seat"] == seat]
-        rated = mine[mine["level"].isin(("exact", "rollouts"))]
+        rated = mine[mine["level"].isin(RATED)]
         lucks = np.array([r_["luck"][rules.teams[seat]] for r_ in rounds])
         lucks = lucks[~np.isnan(lucks)]
         mean, low, high = _mean_interval(rated["cost"].to_numpy())

@@ -209,3 +209,12 @@ def test_the_command_line_defaults_are_the_library_s():
     lib = sys.modules["scopa_sim.review"]
     assert cli_records.DEFAULT_ROLLOUTS == lib.DEFAULT_ROLLOUTS
     assert cli_records.THRESHOLDS == lib.THRESHOLDS
+
+
+def test_the_deep_defaults_are_the_library_s():
+    import scopa_sim.cli.records as cli_records
+    from scopa_sim import advise as _  # noqa: F401
+    import sys
+    lib = sys.modules["scopa_sim.advise"]
+    assert cli_records.DEEP_STRATEGY == lib.DEEP_STRATEGY
+    assert cli_records.DEEP_SAMPLES == lib.DEEP_SAMPLES

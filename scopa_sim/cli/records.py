@@ -14,6 +14,8 @@ from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, emit, new_files
 
 DEFAULT_ROLLOUTS = 10_000           # = review.DEFAULT_ROLLOUTS (checked by a test)
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # = review.THRESHOLDS
+DEEP_STRATEGY = "spimc:samples=40"  # = advise.DEEP_STRATEGY
+DEEP_SAMPLES = 200                  # = advise.DEEP_SAMPLES
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -92,14 +94,18 @@ def review_view(data: dict):
                     ["round", "play", "seat", "played", "best", "cost (95% CI)",
                      *(["P(win game) lost"] if win else []), "label"])
     for r in data["plays"]:
-        if r["level"] in ("exact", "rollouts"):
+        if r["level"] in ("exact", "rollouts", "deep"):
             plays.add(r["round"] + 1, r["play"] + 1, r["name"], r["played"],
                       "best" if r["played"] == r["best"] else r["best"], _cost(r),
-                      *([_cost(r, "win_cost", ".3f")] if win else []), r["label"])
+                      *([_cost(r, "win_cost", ".3f")] if win else []),
+                      r["label"] + (" *" if r["level"] == "deep" else ""))
     marks = ", ".join(f"{k} ≥ {v:g}" for k, v in data["thresholds"].items())
+    checked = (f"; mistakes and blunders checked by {data['deep_strategy']} (at most "
+               f"{data['deep_samples']:,} deals; checked: *)" if data["checked"] else
+               "; not checked (--quick)")
     plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move, "
                      f"seed {data['seed']}; labels: {marks} points, only where the interval "
-                     f"excludes 0")
+                     f"excludes 0{checked}")
     return [summary, plays], data["plays"]
 
 
@@ -129,6 +135,12 @@ def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
               default=THRESHOLDS["mistake"], show_default=True, help="... a mistake.")
 @click.option("--blunder", type=click.FloatRange(0, 100, min_open=True),
               default=THRESHOLDS["blunder"], show_default=True, help="... a blunder.")
+@click.option("--quick", is_flag=True,
+              help="Label from the quick pass alone: no deep check of mistakes and blunders.")
+@click.option("--deep-strategy", default=DEEP_STRATEGY, show_default=True,
+              help="The strategy that plays the deep check's rollouts out for every seat.")
+@click.option("--deep-samples", type=click.IntRange(2, 10_000_000), default=DEEP_SAMPLES,
+              show_default=True, help="The most deals of the hidden cards a deep check plays.")
 @click.option("--out", type=click.Path(path_type=Path),
               help="Also write the review: a page (.html) or the evaluation chart alone "
                    "(.png, .svg, .pdf).")
@@ -138,8 +150,9 @@ def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
 @cluster_options
 @FORMAT
 @QUIET
-def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder, out, overwrite,
-           seed, workers, scheduler, cluster, fmt, quiet):
+def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder, quick,
+           deep_strategy, deep_samples, out, overwrite, seed, workers, scheduler, cluster, fmt,
+           quiet):
     """Rate every decision of a game record, like a chess analysis.
 
     Each decision of the seats reviewed is valued from what that seat knew
@@ -147,7 +160,10 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
     exactly when nothing is hidden: the move played, the best move, and the
     cost of the play in round points (and P(win the game), with two sides),
     each with a 95% interval. Plays whose cost interval lies above 0 are
-    labelled inaccuracy, mistake or blunder by the thresholds. The summary
+    labelled inaccuracy, mistake or blunder by the thresholds; a mistake or
+    blunder of the quick pass is checked first by the deep evaluator (every
+    seat played by --deep-strategy on up to --deep-samples deals), whose
+    values give its cost and label (--quick skips the check). The summary
     gives each seat's mean cost and its luck: its side's round margin less
     what the dealing position is worth and what play explains (docs/RECORDS.md).
 
@@ -169,7 +185,8 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
         task = bar.add_task("", total=plays, note="plays")
         df = run_review(game, list(seats) or None, strategy, rollouts, parse_seed(seed),
                         {"inaccuracy": inaccuracy, "mistake": mistake, "blunder": blunder},
-                        workers, where(scheduler, cluster), lambda k: bar.advance(task, k))
+                        not quick, deep_strategy, deep_samples, workers,
+                        where(scheduler, cluster), lambda k: bar.advance(task, k))
     if out is not None:
         review_page.write(df, out, overwrite=True)
         note(f"wrote {out}")
