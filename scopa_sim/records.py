@@ -27,6 +27,12 @@ MAX_BYTES = 1 << 20                  # a record is a few kilobytes; refuse what 
 KEYWORDS = {"round", "dealer", "table", "hand", "points", "score", "counts", "end",
             "rules", "seats", "first dealer"}
 NAME = re.compile(r"[A-Za-z0-9_.\-']+")
+ROUND_LINES = {"round", "dealer", "table", "hand", "points", "counts", "end"}   # first words
+
+
+def _round_line_key(key: str) -> bool:
+    """Whether a 'Key:' is a round's line (a header cannot be one)."""
+    return key.split()[0].lower() in ROUND_LINES
 _LINE = re.compile(r"^(?P<key>[^:]+?)\s*:\s*(?P<value>.*)$")
 
 
@@ -89,7 +95,7 @@ def write_record(game: Game, seat_names: list[str] | None = None,
            f"Score: {_row(game.start)}"]
     for key, value in extra.items():
         key, value = " ".join(str(key).split()), " ".join(str(value).split())
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", key) or key.lower() in KEYWORDS or key.split()[0].lower() in ("round", "end"):
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", key) or key.lower() in KEYWORDS or _round_line_key(key):
             raise ValueError(f"a header key is a word not used by the format, not {key!r}")
         if "#" in value:                   # read back, it would start a comment
             raise ValueError(f"a header value holds no '#' (it starts a comment), not {value!r}")
@@ -241,6 +247,8 @@ class _Reader:
             _fail(n, f"cannot read {_q(line)}: the record starts with headers 'Key: value' "
                      f"(Rules, Seats, First dealer, Score), then 'Round 1'")
         key = " ".join(m["key"].split())
+        if _round_line_key(key):
+            _fail(n, f"{_q(line)} is a round's line: it comes after 'Round N'")
         if key.lower() in (k.lower() for k in self.headers):
             _fail(n, f"header {_q(key)} is given twice")
         self.headers[key] = (m["value"], n)
