@@ -95,7 +95,8 @@ def write_record(game: Game, seat_names: list[str] | None = None,
            f"Score: {_row(game.start)}"]
     for key, value in extra.items():
         key, value = " ".join(str(key).split()), " ".join(str(value).split())
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", key) or key.lower() in KEYWORDS or _round_line_key(key):
+        if (not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", key) or key.lower() in KEYWORDS
+                or _round_line_key(key)):
             raise ValueError(f"a header key is a word not used by the format, not {key!r}")
         if "#" in value:                   # read back, it would start a comment
             raise ValueError(f"a header value holds no '#' (it starts a comment), not {value!r}")
