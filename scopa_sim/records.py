@@ -27,6 +27,12 @@ MAX_BYTES = 1 << 20                  # a record is a few kilobytes; refuse what 
 KEYWORDS = {"round", "dealer", "table", "hand", "points", "score", "counts", "end",
             "rules", "seats", "first dealer"}
 NAME = re.compile(r"[A-Za-z0-9_.\-']+")
+ROUND_LINES = {"round", "dealer", "table", "hand", "points", "counts", "end"}   # first words
+
+
+def _round_line_key(key: str) -> bool:
+    """Whether a 'Key:' is a round's line (a header cannot be one)."""
+    return key.split()[0].lower() in ROUND_LINES
 _LINE = re.compile(r"^(?P<key>[^:]+?)\s*:\s*(?P<value>.*)$")
 
 
@@ -35,7 +41,14 @@ class RecordError(ValueError):
 
 
 def _fail(line: int, why: str):
+    if len(why) > 400:                     # a hostile line of a megabyte: not all of it again
+        why = why[:400] + "..."
     raise RecordError(f"line {line}: {why}")
+
+
+def _q(text: str) -> str:
+    """A record's text quoted in an error, shortened if long."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")
 
 
 @dataclass
@@ -82,8 +95,11 @@ def write_record(game: Game, seat_names: list[str] | None = None,
            f"Score: {_row(game.start)}"]
     for key, value in extra.items():
         key, value = " ".join(str(key).split()), " ".join(str(value).split())
-        if key.lower() in KEYWORDS or key.split()[0].lower() in ("round", "end") or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", key):
+        if (not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", key) or key.lower() in KEYWORDS
+                or _round_line_key(key)):
             raise ValueError(f"a header key is a word not used by the format, not {key!r}")
+        if "#" in value:                   # read back, it would start a comment
+            raise ValueError(f"a header value holds no '#' (it starts a comment), not {value!r}")
         out.append(f"{key}: {value}")
     scores = list(game.start)
     for k, rnd in enumerate(game.rounds):
@@ -196,7 +212,7 @@ class _Reader:
 
     def read(self, text: str) -> Game:
         last = 0
-        for number, raw in enumerate(text.splitlines(), 1):
+        for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), 1):
             line = raw.split("#", 1)[0].strip()
             if not line:
                 continue
@@ -229,11 +245,13 @@ class _Reader:
     def _header(self, n: int, line: str) -> None:
         m = _LINE.match(line)
         if not m or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", m["key"]):
-            _fail(n, f"cannot read {line!r}: the record starts with headers 'Key: value' "
+            _fail(n, f"cannot read {_q(line)}: the record starts with headers 'Key: value' "
                      f"(Rules, Seats, First dealer, Score), then 'Round 1'")
         key = " ".join(m["key"].split())
+        if _round_line_key(key):
+            _fail(n, f"{_q(line)} is a round's line: it comes after 'Round N'")
         if key.lower() in (k.lower() for k in self.headers):
-            _fail(n, f"header {key!r} is given twice")
+            _fail(n, f"header {_q(key)} is given twice")
         self.headers[key] = (m["value"], n)
 
     def _round(self, n: int, line: str) -> None:
@@ -243,14 +261,14 @@ class _Reader:
         want = len(self.rounds) + 1
         if len(words) > 2 or (len(words) == 2 and words[1] != str(want)):
             _fail(n, f"expected 'Round {want}' (rounds are numbered from 1, in order), "
-                     f"not {line!r}")
+                     f"not {_q(line)}")
         self.rounds.append(_RawRound(n))
 
     def _round_line(self, n: int, line: str) -> None:
         rnd = self.rounds[-1]
         m = _LINE.match(line)
         if not m:
-            _fail(n, f"cannot read {line!r}: a round's lines are 'Dealer:', 'Table:', "
+            _fail(n, f"cannot read {_q(line)}: a round's lines are 'Dealer:', 'Table:', "
                      f"'Hand NAME:', 'NAME: CARD [takes CARDS]', '...', 'Counts NAME:', "
                      f"'Points:' and 'Score:'")
         key, value = m["key"].strip(), m["value"].strip()
@@ -290,11 +308,11 @@ class _Reader:
             _fail(n, "a play is 'NAME: CARD', 'NAME: CARD takes CARDS' (and 'scopa')")
         card = self._cards(n, words[0])[0] if len(words[0].split(",")) == 1 else None
         if card is None:
-            _fail(n, f"one card is played, not {words[0]!r}")
+            _fail(n, f"one card is played, not {_q(words[0])}")
         take = None
         if len(words) > 1:
             if words[1].lower() != "takes" or len(words) == 2:
-                _fail(n, f"cannot read the play {text!r}: write 'CARD takes CARDS', or the "
+                _fail(n, f"cannot read the play {_q(text)}: write 'CARD takes CARDS', or the "
                          f"card alone for a trail")
             take = self._cards(n, " ".join(words[2:]))
         return _Play(n, seat, card, take, scopa)
@@ -317,9 +335,9 @@ class _Reader:
         return out
 
     def _numbers(self, n: int, text: str, what: str) -> list[int]:
-        words = text.replace("-", " ").split()
+        words = re.sub(r"(?<=[0-9])\s*-\s*(?=[0-9])", " ", text).split()
         if not words or not all(re.fullmatch(r"[0-9]{1,4}", w) for w in words):
-            _fail(n, f"{what} is a whole number per side, e.g. '5 1', not {text!r}")
+            _fail(n, f"{what} is a whole number per side, e.g. '5 1', not {_q(text)}")
         if len(words) != self.rules.n_sides:
             _fail(n, f"{what} gives {len(words)} numbers: {self.rules.name} has "
                      f"{self.rules.n_sides} sides")
@@ -344,7 +362,7 @@ class _Reader:
         lowered = [x.lower() for x in self.names]
         if name.lower() in lowered:
             return lowered.index(name.lower())
-        _fail(n, f"no seat is named {name!r}: the seats are {', '.join(self.names)}")
+        _fail(n, f"no seat is named {_q(name)}: the seats are {', '.join(self.names)}")
 
     # -- the headers -------------------------------------------------------------
     def _start(self) -> None:
@@ -360,7 +378,7 @@ class _Reader:
 
         value, n = get("rules")
         try:
-            preset, *options = value.split()
+            preset, *options = value.split() or [""]      # 'Rules:' alone: no preset ''
             self.rules = Rules.with_changes(preset, options)
         except (ValueError, IndexError) as e:
             _fail(n, str(e) if str(e) else "Rules: a preset, e.g. 'scopa' or 'scopa target=21'")
@@ -427,7 +445,7 @@ class _Reader:
 
         def place(c, what, n_):
             if c in where:
-                _fail(n_, f"card {card_with_alias(c)} {what}, but it is {where[c]}")
+                _fail(n_, f"card {card_with_alias(c)} is {what}, but it is {where[c]}")
             where[c] = f"{what} (line {n_})"
 
         written: list[dict[int, list]] = [{} for _ in range(deals)]
@@ -445,7 +463,7 @@ class _Reader:
             written[d][seat] = cards
             for c in cards:
                 if c is not None:
-                    place(c, f"is dealt to {names_[seat]}", n_)
+                    place(c, f"dealt to {names_[seat]}", n_)
         rn.written = written
         held = [[set(c for c in written[d].get(s, ()) if c is not None) for s in range(n)]
                 for d in range(deals)]
@@ -485,6 +503,8 @@ class _Reader:
         try:
             before = rnd.scopas
             game.play(play.card, () if play.take is None else play.take)
+        except RecordError:                # the next round's deck, read when this one ends
+            raise
         except ValueError as e:
             _fail(play.line, str(e))
         scored = (game.rounds[k].scopas != before)
