@@ -45,7 +45,14 @@ above the target alone at the top has won; otherwise the chance from the
 new score comes from the Markov chain of `analysis.markov` over the
 per-round point distribution of the advising strategy playing itself
 (`GAME_ROUNDS` simulated rounds, seed 0, computed once per rules and
-strategy in a process and kept in memory).
+strategy in a process and kept in memory; of `DEFAULT_STRATEGY` when the
+rollouts are a search strategy's, whose self-play would take minutes).
+
+The deep evaluation. Rollouts may be played by a search strategy too
+(`deep_batch`): `advise(..., deep=True)` plays them by `DEEP_STRATEGY` for
+every seat, on at most `DEEP_SAMPLES` deals, looking at every `DEEP_BATCH`;
+slower by some thousand times a rollout, but without the bias of a fast
+strategy's playing out (`review` checks its labels with it).
 """
 from __future__ import annotations
 
@@ -379,7 +386,8 @@ def _game_chances(rules: Rules, strategy: Strategy):
 
 def _win_game(points, side, score, rules: Rules, next_dealer: int, strategy: Strategy):
     """P(side wins the game) after each rollout's round points (.., 2)."""
-    v, tied = _game_chances(rules, strategy)
+    v, tied = _game_chances(rules, strategy if _fast(strategy) else
+                            parse_strategy(DEFAULT_STRATEGY))   # 20,000 rounds of a search: minutes
     start = np.zeros(2, np.int64)
     start[side], start[1 - side] = score
     s0 = start[0] + points[..., 0].astype(np.int64)

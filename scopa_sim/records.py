@@ -278,6 +278,8 @@ class _Reader:
             _fail(n, f"after '...' (line {rnd.rest}) come only the round's Counts, Points and "
                      f"Score")
         if low == "dealer":
+            if rnd.dealer:
+                _fail(n, f"the dealer is written once a round (line {rnd.dealer[1]})")
             rnd.dealer = (self._seat(n, value), n)
         elif low == "table":
             if rnd.table or rnd.plays:
@@ -674,7 +676,7 @@ def from_run(root, game: int | None = None, round_: int | None = None,
             played.play(c, take)
     played.notes = RecordNotes(
         [f"seat{s}" for s in range(rules.players)],
-        {"Run": str(root), "Seed": str(stored.seed), "Index": f"{what} {unit}",
+        {"Run": str(root).replace("#", "%23"), "Seed": str(stored.seed), "Index": f"{what} {unit}",
          "Strategies": " ".join(map(str, stored.strategies))})
     return played
 

@@ -46,7 +46,7 @@ from .rules import Rules
 from .strategies import Strategy, parse_strategy
 
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}
-CHECKED = ("mistake", "blunder")     # quick labels the deep evaluator checks
+CHECKED = tuple(THRESHOLDS)          # quick labels the deep evaluator checks: all
 RATED = ("exact", "rollouts", "deep")   # the levels of a decision valued
 BASELINE_ROUNDS = 20_000             # self-play rounds for the expected margin at the deal
 
@@ -227,8 +227,9 @@ def _decision(rnd: Round, move, scores, how: Settings, seed: int) -> dict:
     if not how.check or quick["label"] not in CHECKED:
         return quick
     deep = _verdict(evaluate(rules, pos, deck, seat, score, how.deep_strategy, how.deep_samples,
-                             seed=seed, workers=how.workers, scheduler=how.scheduler,
-                             batch=DEEP_BATCH, paired_win=True), move, how.marks)
+                             early_stop=False, seed=seed, workers=how.workers,
+                             scheduler=how.scheduler, batch=DEEP_BATCH, paired_win=True),
+                    move, how.marks)
     return {**deep, "level": "deep", "quick_cost": quick["cost"], "quick_label": quick["label"]}
 
 
@@ -251,11 +252,11 @@ def _verdict(result: dict, move, marks: dict) -> dict:
 
 
 def label(cost: float, low: float, exact: bool, marks: dict[str, float]) -> str:
-    """The label of a play's cost: the largest threshold it reaches, when its
-    interval lies above 0 (exact: when it is above 0); else ''."""
-    if not (cost > 0 if exact else low > 0):
-        return ""
-    reached = [name for name, at in marks.items() if cost >= at]
+    """The label of a play's cost: the largest threshold that the lower end
+    of its 95% interval reaches (exact: the cost itself), so that a label
+    says the play cost at least that much; '' below every threshold."""
+    sure = cost if exact else low
+    reached = [name for name, at in marks.items() if sure >= at]
     return reached[-1] if reached else ""
 
 

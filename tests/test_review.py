@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from scopa_sim import Game, Round, read_record, review
-from scopa_sim.advise import evaluate
+from scopa_sim.advise import DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, evaluate
 from scopa_sim.cli import main
 from scopa_sim.records import parse_record
-from scopa_sim.review import _seed
+from scopa_sim.review import THRESHOLDS, _seed
 from test_advise import move_text, reference
 
 SEED_003 = "docs/examples/seed-003.scopa"
@@ -51,10 +51,17 @@ def test_letting_a_scopa_go_is_a_blunder():
     game = _game_of(rnd)
     game.play(*trail)
     game = parse_record(game.record())               # as a record, read back
-    df = review(game, seed=1, workers=2)
+    seat = rnd.turn
+    df = review(game, seats=[seat], seed=1, workers=2, check=False)
     last = df.iloc[-1]
     assert last.played == move_text(*trail)
     assert last.label == "blunder" and last.cost_low > 0, last.to_dict()
+    # the deep check (what review does with a blunder by default) agrees
+    pos, deck = rnd.kernel_position()
+    deep = evaluate(rnd.rules, pos, deck, seat, (0, 0), DEEP_STRATEGY, DEEP_SAMPLES, seed=1,
+                    workers=2, batch=DEEP_BATCH, paired_win=True)
+    mine = next(m for m in deep["moves"] if m["move"] == move_text(*trail))
+    assert -mine["vs_best"] >= THRESHOLDS["blunder"] and mine["vs_best_high"] < 0
 
 
 def test_playing_the_reviewed_best_move_costs_nothing():
@@ -218,3 +225,23 @@ def test_the_deep_defaults_are_the_library_s():
     lib = sys.modules["scopa_sim.advise"]
     assert cli_records.DEEP_STRATEGY == lib.DEEP_STRATEGY
     assert cli_records.DEEP_SAMPLES == lib.DEEP_SAMPLES
+
+
+def test_the_deep_check_overturns_a_label_that_heuristic_rollouts_give():
+    """Found by benchmarks/bench_verdicts.py: round 3 of endgame self-play
+    (seed 1), before play 28, heuristic rollouts call trailing Jd an error;
+    the deep evaluator (and ten times as many deals of it) finds it no error.
+    The quick pass alone labels it; the checked review does not."""
+    from scopa_sim import trace_round
+    played = trace_round(1, 3, ("endgame", "endgame"), "scopa")
+    rnd = Round("scopa", deck=played.deck_order, dealer=played.dealer)
+    for _, card, take in played.moves[:27]:
+        rnd.play(card, take)
+    seat = rnd.turn
+    game = _game_of(rnd)
+    game.play("Jd", ())
+    quick = review(game, seats=[seat], seed=1, workers=2, check=False).iloc[-1]
+    checked = review(game, seats=[seat], seed=1, workers=2).iloc[-1]
+    assert quick.played == checked.played == "Jd trails"
+    assert quick.label != "" and quick.level == "rollouts"
+    assert checked.level == "deep" and checked.label == "" and checked.quick_label == quick.label
