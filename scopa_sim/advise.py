@@ -524,10 +524,10 @@ def advise(hand: str | Iterable[Card], table: str | Iterable[Card] = (),
            seen: str | Iterable[Card] = (), mine: str | Iterable[Card] = (),
            theirs: str | Iterable[Card] = (), score: str | Sequence[int] | None = None,
            scopas: str | Sequence[int] | None = None, last: str | None = None,
-           rules: str | Rules = "scopa", strategy=DEFAULT_STRATEGY,
-           rollouts: int = DEFAULT_ROLLOUTS, until_halfwidth: float | None = None,
-           early_stop: bool = True, seed: int | None = None, workers: int = 1, scheduler=None,
-           progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+           rules: str | Rules = "scopa", strategy=None, rollouts: int | None = None,
+           until_halfwidth: float | None = None, early_stop: bool = True,
+           seed: int | None = None, workers: int = 1, scheduler=None,
+           progress: Callable[[int], None] | None = None, deep: bool = False) -> pd.DataFrame:
     """Every legal move of the seat to play, best first (one row each; the
     columns are `COLUMNS`, the win_game ones only with a `score`); `df.attrs`
     says how many rollouts ran and why they stopped ("rollouts", "stopped",
@@ -538,26 +538,38 @@ def advise(hand: str | Iterable[Card], table: str | Iterable[Card] = (),
     `theirs`, the round's `scopas` ("1-0") and which side captured `last`
     ("mine"/"theirs"; default: the only side with a pile); see
     `build_position`. `score` ("5-7", mine first) is the game score before
-    this round. Rollouts: at most `rollouts`, stopping early (module
-    docstring) unless `early_stop` is false; `seed` fixes every number
-    (without one a fresh seed is drawn: `df.attrs["seed"]`);
-    `workers` threads, or `scheduler` (a Dask address, "local:N", a Client).
+    this round. Rollouts: at most `rollouts` (default `DEFAULT_ROLLOUTS`) by
+    `strategy` (default `DEFAULT_STRATEGY`), stopping early (module
+    docstring) unless `early_stop` is false; with `deep`, the deep
+    evaluation: by default `DEEP_STRATEGY`, at most `DEEP_SAMPLES`. `seed`
+    fixes every number (without one a fresh seed is drawn:
+    `df.attrs["seed"]`); `workers` threads, or `scheduler` (a Dask address,
+    "local:N", a Client).
     """
     rules = Rules.resolve(rules)
     score = check_score(score, rules)
     pos, deck = build_position(rules, hand, table, seen, mine, theirs, scopas, last)
-    return _frame(evaluate(rules, pos, deck, 0, score, strategy, rollouts, until_halfwidth,
-                           early_stop, seed, workers, scheduler, progress=progress))
+    return _frame(evaluate(rules, pos, deck, 0, score, *level(deep, strategy, rollouts),
+                           until_halfwidth, early_stop, seed, workers, scheduler,
+                           batch=DEEP_BATCH if deep else BATCH, progress=progress))
 
 
-def advise_round(game, score: str | Sequence[int] | None = None, strategy=DEFAULT_STRATEGY,
-                 rollouts: int = DEFAULT_ROLLOUTS, until_halfwidth: float | None = None,
+def level(deep: bool, strategy=None, rollouts: int | None = None) -> tuple:
+    """(strategy, rollouts) of the quick evaluation, or with `deep` of the
+    deep one, where not given."""
+    default = (DEEP_STRATEGY, DEEP_SAMPLES) if deep else (DEFAULT_STRATEGY, DEFAULT_ROLLOUTS)
+    return (default[0] if strategy is None else strategy,
+            default[1] if rollouts is None else rollouts)
+
+
+def advise_round(game, score: str | Sequence[int] | None = None, strategy=None,
+                 rollouts: int | None = None, until_halfwidth: float | None = None,
                  early_stop: bool = True, seed: int | None = None, workers: int = 1,
-                 scheduler=None) -> pd.DataFrame:
+                 scheduler=None, deep: bool = False) -> pd.DataFrame:
     """`advise` for the seat to play in a `Round` or `Game` being stepped,
     seeing what that seat sees (the other hands and the deck are dealt
-    afresh in every rollout). For a Game the score is the game's, unless
-    `score` (the seat's side first) is given."""
+    afresh in every rollout; `deep` as in `advise`). For a Game the score
+    is the game's, unless `score` (the seat's side first) is given."""
     from .game import Game, Round
     if isinstance(game, Game):
         rnd = game.round
@@ -576,5 +588,6 @@ def advise_round(game, score: str | Sequence[int] | None = None, strategy=DEFAUL
         raise ValueError("the round is over")
     rnd._ready()                         # changes by hand checked, as for Round.suggest
     pos, deck = rnd.kernel_position()
-    return _frame(evaluate(rnd.rules, pos, deck, rnd.turn, score, strategy, rollouts,
-                           until_halfwidth, early_stop, seed, workers, scheduler))
+    return _frame(evaluate(rnd.rules, pos, deck, rnd.turn, score, *level(deep, strategy, rollouts),
+                           until_halfwidth, early_stop, seed, workers, scheduler,
+                           batch=DEEP_BATCH if deep else BATCH))

@@ -15,6 +15,7 @@ from scopa_sim.cli import main
 from scopa_sim.rules import Rules
 
 SEED_003 = dict(hand="7d 7h As", table="2c 4h 5s Qd")     # the worked example's first play
+SEED_003_ARGS = ["--hand", "7d 7h As", "--table", "2c 4h 5s Qd"]
 
 
 def cli(*args):
@@ -223,10 +224,11 @@ def test_cli_table_and_json():
 
 
 def test_cli_help_and_defaults():
-    from scopa_sim.advise import DEFAULT_ROLLOUTS, DEFAULT_STRATEGY
+    from scopa_sim.advise import DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS, DEFAULT_STRATEGY
     from scopa_sim.cli import advise as cli_advise
     assert (cli_advise.DEFAULT_ROLLOUTS, cli_advise.DEFAULT_STRATEGY) == (DEFAULT_ROLLOUTS,
                                                                            DEFAULT_STRATEGY)
+    assert (cli_advise.DEEP_STRATEGY, cli_advise.DEEP_SAMPLES) == (DEEP_STRATEGY, DEEP_SAMPLES)
     res = CliRunner().invoke(main, ["advise", "--help"])
     assert res.exit_code == 0 and "Examples:" in res.output
 
@@ -240,7 +242,8 @@ def test_cli_help_and_defaults():
     (["--hand", "7d 7h", "--table", "2c 4h 5s Qd"], "the seat to play holds 3"),
     (["--hand", "7d 7h As 2d", "--table", "2c 4h 5s Qd"], "scopa deals 3"),
     (["--hand", "7d 7h As", "--table", "2c 4h"], "a round starts with 4 on the table"),
-    (["--hand", "7d 7h As", "--table", "2c 4h 5s Qd", "--strategy", "pimc"], "fast strategy"),
+    (["--hand", "7d 7h As", "--table", "2c 4h 5s Qd", "--strategy",
+      "docs/examples/greedy_py.py:greedy"], "or a jitted one of yours"),
     (["--hand", "7d 7h As", "--table", "2c 4h 5s Qd", "--mine", "Kc"], "a pile of one card"),
     (["--hand", "7d 7h", "--table", "2c 3c", "--mine", "Kc Kd", "--theirs", "Qc Qd"],
      "captured last"),
@@ -272,3 +275,20 @@ def test_two_tied_moves_are_called_separated_at_most_5_percent_of_the_time():
     rates = {k: v / runs for k, v in false_calls.items()}
     assert rates[5] <= 0.075, rates          # 4% over 20,000 runs (docs/ANALYSIS.md)
     assert rates[1] >= 0.11, rates           # 17% unsplit
+
+
+def test_deep_advice_plays_the_rollouts_by_a_search_and_is_exact_where_nothing_is_hidden():
+    """--deep: the rollouts by DEEP_STRATEGY for every seat, paired, on at
+    most DEEP_SAMPLES deals; where nothing is hidden, the same exact values."""
+    df = advise(**SEED_003, deep=True, rollouts=50, seed=3, workers=2, early_stop=False)
+    assert df.attrs["strategy"] == "spimc:samples=40" and df.attrs["rollouts"] == 50
+    assert df.move.iloc[0] == "7d takes 5s 2c"
+    assert (df.vs_best_low <= df.vs_best).all() and (df.vs_best <= df.vs_best_high).all()
+    hand, table, theirs_card = "7h 2c", "4c 3s", "Kd"
+    exact = advise(hand=hand, table=table, seen=rest(hand, table, theirs_card), deep=True)
+    assert exact.attrs["exact"]
+    assert dict(zip(exact.move, exact.margin)) == reference(
+        Round.from_position(hands=[hand, theirs_card], table=table, dealer=0))
+    res = CliRunner().invoke(main, ["advise", *SEED_003_ARGS, "--deep", "--rollouts", "50",
+                                    "--seed", "3", "--no-early-stop", "-q"])
+    assert res.exit_code == 0 and "spimc:samples=40" in res.output

@@ -9,6 +9,8 @@ from .options import (FORMAT, QUIET, cluster_options, emit, parse_rules, parse_s
 
 DEFAULT_ROLLOUTS = 10_000          # = advise.DEFAULT_ROLLOUTS (checked by a test)
 DEFAULT_STRATEGY = "heuristic"     # = advise.DEFAULT_STRATEGY (checked by a test)
+DEEP_STRATEGY = "spimc:samples=40"  # = advise.DEEP_STRATEGY (checked by a test)
+DEEP_SAMPLES = 200                 # = advise.DEEP_SAMPLES
 
 
 def _cell(rec: dict, name: str, fmt: str, exact: bool) -> str:
@@ -57,11 +59,17 @@ def advise_view(r: dict):
               help="The side that captured last (default: the only side with a pile).")
 @click.option("--score", metavar="MINE-THEIRS",
               help="The game score before this round, e.g. 5-7: adds P(win game).")
-@click.option("--strategy", "-s", default=DEFAULT_STRATEGY, show_default=True,
-              help="The strategy that plays the rollouts out for every seat: a "
-                   "fast one, or a jitted one of yours (PATH.py:NAME).")
-@click.option("--rollouts", type=click.IntRange(2, 10_000_000), default=DEFAULT_ROLLOUTS,
-              show_default=True, help="The most rollouts (deals of the unseen cards) per move.")
+@click.option("--strategy", "-s", default=None,
+              help=f"The strategy that plays the rollouts out for every seat: a fast one, or "
+                   f"a jitted one of yours (PATH.py:NAME)  [default: {DEFAULT_STRATEGY}; "
+                   f"{DEEP_STRATEGY} with --deep]")
+@click.option("--rollouts", type=click.IntRange(2, 10_000_000), default=None,
+              help=f"The most rollouts (deals of the unseen cards) per move  [default: "
+                   f"{DEFAULT_ROLLOUTS:,}; {DEEP_SAMPLES} with --deep]")
+@click.option("--deep", is_flag=True,
+              help="The deep evaluation: rollouts played by a strong search strategy for "
+                   "every seat, a thousand times slower a rollout, without a fast strategy's "
+                   "bias.")
 @click.option("--until-halfwidth", type=click.FloatRange(0, 100, min_open=True), metavar="H",
               help="Stop when every move's margin interval is within ±H (instead of when the "
                    "best move is separated from the rest).")
@@ -72,7 +80,7 @@ def advise_view(r: dict):
 @cluster_options
 @FORMAT
 @QUIET
-def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollouts,
+def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollouts, deep,
            until_halfwidth, no_early_stop, rules_name, rule_options, seed, workers, scheduler,
            cluster, fmt, quiet):
     """Which move: every legal move of the seat to play, best first.
@@ -87,6 +95,9 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
     out with --strategy. Stops when the best move is separated from every
     other, or with --until-halfwidth; values are exact (no interval) when
     nothing is hidden (the deck is out and one other seat holds the rest).
+    A fast rollout strategy has a bias no number of rollouts removes; --deep
+    plays them by a strong search for every seat instead (seconds, not
+    milliseconds, a move).
 
     \b
     Examples:
@@ -95,7 +106,8 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
           --last theirs --score 5-7
       scopa-sim advise --hand "7d 7h As" --table "2c 4h 5s Qd" --until-halfwidth 0.02
     """
-    from ..advise import build_position, check_score, evaluate
+    from ..advise import BATCH, DEEP_BATCH, build_position, check_score, evaluate, level
+    strategy, rollouts = level(deep, strategy, rollouts)
     rules = parse_rules(rules_name, rule_options)
     at = check_score(score, rules)
     pos, deck = build_position(rules, hand, table, seen, mine, theirs, scopas, last)
@@ -104,6 +116,7 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
         task = bar.add_task("", total=rollouts, note="rollouts")
         result = evaluate(rules, pos, deck, 0, at, strategy, rollouts, until_halfwidth,
                           not no_early_stop, seed, workers, where(scheduler, cluster),
+                          batch=DEEP_BATCH if deep else BATCH,
                           progress=lambda k: bar.advance(task, k))
     emit(result, advise_view, fmt)
 
