@@ -314,7 +314,7 @@ def _footer(attrs: dict) -> str:
     return (f"<footer>Strategy {_e(attrs.get('strategy', '—'))}, rollouts "
             f"{_e(attrs.get('rollouts', '—'))}, seed {_e(attrs.get('seed', '—'))}. "
             f"Labels by points lost: {thresholds or '—'}. "
-            + (f"Mistakes and blunders checked by {_e(attrs.get('deep_strategy'))}, at most "
+            + (f"Every label checked by {_e(attrs.get('deep_strategy'))} on "
                f"{_e(attrs.get('deep_samples'))} deals. " if attrs.get("checked") else "")
             + "Intervals are 95%. Made by scopa-sim review.</footer>")
 

@@ -7,7 +7,7 @@ default settings, warm.
 The games are games of a run (`trace_game`, seed 1, games 0..N-1) played by
 --players for both seats: typical games of strong, cheap play. Each is
 reviewed as `scopa-sim review` does (every seat, rollouts stopping early,
-mistakes and blunders checked by the deep evaluator; --quick: not), after
+every label checked by the deep evaluator; --quick: not), after
 one warm-up review; prints per game the plays, the decisions rated (forced
 plays excluded), those checked, the seconds and the seconds per decision,
 against the targets on 2 cores: 30 s a game quick, 60 s checked.
@@ -20,7 +20,7 @@ from scopa_sim.executors import default_workers
 from scopa_sim.review import DEFAULT_ROLLOUTS, RATED
 
 TARGET = 30.0           # seconds a game, both seats, quick (--quick), on 2 cores
-CHECKED_TARGET = 60.0   # with every mistake and blunder checked by the deep evaluator
+CHECKED_TARGET = 60.0   # with every label checked by the deep evaluator
 
 
 def main():

@@ -14,9 +14,16 @@ is hidden; otherwise rollouts by `strategy`, as `advise` runs them.
 The cost of a play is the best move's expected round margin minus the
 played move's (paired on the same deals), in round points with its 95%
 interval, and, with two sides, in P(win the game) from the score before
-the round. A play is labelled only when its cost interval lies above 0
-(exact: its cost is above 0) and its cost reaches a threshold
-(`THRESHOLDS`, round points): inaccuracy, mistake, blunder.
+the round. A play is labelled by the largest threshold (`THRESHOLDS`,
+round points: inaccuracy, mistake, blunder) that the lower end of its
+cost's interval reaches (exact: its cost): a label says it cost at least
+that much.
+
+Checked verdicts. A fast rollout strategy has a bias no number of rollouts
+removes, so every play the quick pass labels is valued again by the deep
+evaluator (`advise`'s rollouts played by `DEEP_STRATEGY` for every seat,
+on `DEEP_SAMPLES` deals) before it is labelled; its values give the label,
+cost and best move, and the row's level is "deep".
 
 Luck. For each round and side, luck is what remains of the side's round
 margin (its points minus the best other side's) when play is taken out:
@@ -74,9 +81,9 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
     """One row per play of the game (`COLUMNS`; docs/RECORDS.md): the
     decisions of `seats` (names or seat numbers; default every seat whose
     hands the record knows) valued and labelled, the other plays listed.
-    With `check` (the default), a play the quick pass would label a mistake
-    or a blunder is valued again by the deep evaluator (`deep_strategy`,
-    `deep_samples` deals), whose values give its cost and label.
+    With `check` (the default), a play the quick pass would label is valued
+    again by the deep evaluator (`deep_strategy`, `deep_samples` deals),
+    whose values give its cost and label.
     `df.attrs`: "summary" (per seat), "rounds", "headers", and how it was
     made. `progress(1)` after each play."""
     from .records import RecordNotes, read_record
@@ -210,7 +217,7 @@ def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
 
 def _decision(rnd: Round, move, scores, how: Settings, seed: int) -> dict:
     """The review of one decision: the seat's moves valued by `evaluate`,
-    quick, then deep where the quick verdict is a mistake or a blunder."""
+    quick, then deep where the quick verdict is a label."""
     rules, seat = rnd.rules, rnd.turn
     side = rules.teams[seat]
     score = (scores[side], scores[1 - side]) if rules.n_sides == 2 else None

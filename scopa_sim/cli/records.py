@@ -100,12 +100,12 @@ def review_view(data: dict):
                       *([_cost(r, "win_cost", ".3f")] if win else []),
                       r["label"] + (" *" if r["level"] == "deep" else ""))
     marks = ", ".join(f"{k} ≥ {v:g}" for k, v in data["thresholds"].items())
-    checked = (f"; mistakes and blunders checked by {data['deep_strategy']} (at most "
-               f"{data['deep_samples']:,} deals; checked: *)" if data["checked"] else
-               "; not checked (--quick)")
+    checked = (f"; every label checked by {data['deep_strategy']} on "
+               f"{data['deep_samples']:,} deals (*)" if data["checked"] else
+               "; labels not checked (--quick)")
     plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move, "
-                     f"seed {data['seed']}; labels: {marks} points, only where the interval "
-                     f"excludes 0{checked}")
+                     f"seed {data['seed']}; labels: {marks} points, reached by the lower end "
+                     f"of the interval{checked}")
     return [summary, plays], data["plays"]
 
 
@@ -136,7 +136,7 @@ def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
 @click.option("--blunder", type=click.FloatRange(0, 100, min_open=True),
               default=THRESHOLDS["blunder"], show_default=True, help="... a blunder.")
 @click.option("--quick", is_flag=True,
-              help="Label from the quick pass alone: no deep check of mistakes and blunders.")
+              help="Label from the quick pass alone: no deep check of the labels.")
 @click.option("--deep-strategy", default=DEEP_STRATEGY, show_default=True,
               help="The strategy that plays the deep check's rollouts out for every seat.")
 @click.option("--deep-samples", type=click.IntRange(2, 10_000_000), default=DEEP_SAMPLES,
@@ -159,11 +159,11 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
     then (its hand, the table, the plays so far) by advise's rollouts, or
     exactly when nothing is hidden: the move played, the best move, and the
     cost of the play in round points (and P(win the game), with two sides),
-    each with a 95% interval. Plays whose cost interval lies above 0 are
-    labelled inaccuracy, mistake or blunder by the thresholds; a mistake or
-    blunder of the quick pass is checked first by the deep evaluator (every
-    seat played by --deep-strategy on up to --deep-samples deals), whose
-    values give its cost and label (--quick skips the check). The summary
+    each with a 95% interval. A play is labelled inaccuracy, mistake or
+    blunder by the largest threshold the lower end of its cost's interval
+    reaches; every play the quick pass labels is checked first by the deep
+    evaluator (every seat played by --deep-strategy on --deep-samples
+    deals), whose values give its cost and label (--quick: no check). The summary
     gives each seat's mean cost and its luck: its side's round margin less
     what the dealing position is worth and what play explains (docs/RECORDS.md).
 
