@@ -295,6 +295,16 @@ def _batch(job: _Job, b: int) -> np.ndarray:
     return out
 
 
+def rollout_strategy(strategy) -> Strategy:
+    """A strategy that can play rollouts in the kernel: a built-in, or a
+    jitted one of the user's (ValueError, one line, for a Python one)."""
+    s = parse_strategy(strategy)
+    if getattr(s.spec, "id", None) is None and not getattr(s.spec, "jitted", False):
+        raise ValueError(f"advise plays its rollouts in the kernel, with a built-in strategy "
+                         f"or a jitted one of yours, not {s.name}")
+    return s
+
+
 def _fast(strategy: Strategy) -> bool:
     """Whether rollouts by `strategy` run in the fast kernel (`advise_batch`):
     a fast built-in or a user's; a search strategy plays in `deep_batch`."""
@@ -410,10 +420,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     "rollouts", "stopped", "exact", ...). With `paired_win` and a score,
     each move also has "win_vs_best" (and _low, _high): its P(win the game)
     minus the best move's, paired on the same deals."""
-    s = parse_strategy(strategy)
-    if getattr(s.spec, "id", None) is None and not getattr(s.spec, "jitted", False):
-        raise ValueError(f"advise plays its rollouts in the kernel, with a built-in strategy "
-                         f"or a jitted one of yours, not {s.name}")
+    s = rollout_strategy(strategy)
     seed = seed_or_fresh(seed)
     rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,
                      f"a whole number 2..{MAX_ROLLOUTS:,}")

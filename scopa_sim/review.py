@@ -46,11 +46,11 @@ import numpy as np
 import pandas as pd
 
 from .advise import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
-                     DEFAULT_STRATEGY, MAX_ROLLOUTS, evaluate)
+                     DEFAULT_STRATEGY, MAX_ROLLOUTS, evaluate, rollout_strategy)
 from .checks import seed_or_fresh, whole
 from .game import Game, Round
 from .rules import Rules
-from .strategies import Strategy, parse_strategy
+from .strategies import Strategy
 
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}
 CHECKED = tuple(THRESHOLDS)          # quick labels the deep evaluator checks: all
@@ -91,9 +91,9 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
     rules = game.rules
     notes = game.notes or RecordNotes([f"seat{s}" for s in range(rules.players)], {})
     chosen = _seats(seats, notes, game)
-    how = Settings(parse_strategy(strategy), whole(rollouts, "rollouts", 2, MAX_ROLLOUTS),
+    how = Settings(rollout_strategy(strategy), whole(rollouts, "rollouts", 2, MAX_ROLLOUTS),
                    seed_or_fresh(seed), _thresholds(thresholds), bool(check),
-                   parse_strategy(deep_strategy),
+                   rollout_strategy(deep_strategy),
                    whole(deep_samples, "deep samples", 2, MAX_ROLLOUTS), workers, scheduler)
     rows, scores = [], list(game.start)
     for k, played in enumerate(game.rounds):

@@ -106,7 +106,8 @@ def review_view(data: dict):
     plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move, "
                      f"seed {data['seed']}; labels: {marks} points, reached by the lower end "
                      f"of the interval{checked}")
-    return [summary, plays], data["plays"]
+    return [summary, plays], [{k: v for k, v in r.items() if k != "alternatives"}
+                              for r in data["plays"]]        # CSV: one flat row a play
 
 
 def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
