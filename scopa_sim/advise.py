@@ -65,7 +65,8 @@ import pandas as pd
 
 from . import kernels
 from .batches import MAX as MAX_BATCH, ROLLOUTS
-from .cards import Card, card_name, card_with_alias, cards_of, mask_of, names, parse_cards
+from .cards import (Card, card_name, card_with_alias, cards_of, mask_of, move_text, names,
+                    parse_cards)
 from .checks import below_target, mine_theirs, seed_or_fresh, whole
 from .runner import run
 from .kernels import registry, layout as L, position as P
@@ -508,9 +509,8 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
 
     for j in sorted(range(n), key=lambda j: -margin[j]):          # stable: canonical on ties
         take = cards_of(int(takes[j]))
-        rec = {"move": f"{card_name(int(cards[j]))} " + (f"takes {names(take)}" if take
-                                                          else "trails"),
-               "card": card_name(int(cards[j])), "takes": names(take)}
+        rec = {"move": move_text(int(cards[j]), take), "card": card_name(int(cards[j])),
+               "takes": names(take)}
         for name, (est, lo, hi) in cols.items():
             chance = name in ("win_round", "win_game")
             rec[name] = float(est[j])

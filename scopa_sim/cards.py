@@ -80,6 +80,12 @@ def names(cards: Iterable[int]) -> str:
     return " ".join(card_name(c) for c in cards)
 
 
+def move_text(card: int, take: Iterable[int]) -> str:
+    """A move as advise and review write it: `7d takes 2c 5s`, `As trails`."""
+    take = list(take)
+    return f"{card_name(card)} " + (f"takes {names(take)}" if take else "trails")
+
+
 def mask_of(cards: Iterable[int]) -> int:
     """The bitmask of a set of cards."""
     m = 0

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cards import card_name, card_with_alias, names, parse_card, parse_cards
+from .cards import card_name, card_with_alias, names, parse_card
 from .game import Game
 from .rules import Rules
 
@@ -28,12 +28,12 @@ KEYWORDS = {"round", "dealer", "table", "hand", "points", "score", "counts", "en
             "rules", "seats", "first dealer"}
 NAME = re.compile(r"[A-Za-z0-9_.\-']+")
 ROUND_LINES = {"round", "dealer", "table", "hand", "points", "counts", "end"}   # first words
+_LINE = re.compile(r"^(?P<key>[^:]+?)\s*:\s*(?P<value>.*)$")
 
 
 def _round_line_key(key: str) -> bool:
     """Whether a 'Key:' is a round's line (a header cannot be one)."""
     return key.split()[0].lower() in ROUND_LINES
-_LINE = re.compile(r"^(?P<key>[^:]+?)\s*:\s*(?P<value>.*)$")
 
 
 class RecordError(ValueError):

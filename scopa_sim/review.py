@@ -47,6 +47,7 @@ import pandas as pd
 
 from .advise import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
                      DEFAULT_STRATEGY, MAX_ROLLOUTS, evaluate, rollout_strategy)
+from .cards import move_text, names
 from .checks import seed_or_fresh, whole
 from .game import Game, Round
 from .rules import Rules
@@ -196,18 +197,12 @@ def _seed(seed: int, k: int, p: int) -> int:
     return int(np.random.SeedSequence([seed, k, p]).generate_state(1, np.uint64)[0] >> 1)
 
 
-def _move(card: int, take) -> str:
-    from .cards import card_name, names
-    return f"{card_name(card)} " + (f"takes {names(take)}" if take else "trails")
-
-
 def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
-    from .cards import names
     nan = float("nan")
     return {"round": k, "play": p, "seat": seat, "name": notes.names[seat],
             "side": rnd.rules.teams[seat],
             "hand": names(rnd.hands[seat]) if notes.known(k, p) else "?",
-            "table": names(rnd.table), "played": _move(card, take),
+            "table": names(rnd.table), "played": move_text(card, take),
             "scopa": False, "level": "not reviewed", "best": "", "moves": len(rnd.legal_moves()),
             "cost": nan, "cost_low": nan, "cost_high": nan, "win_cost": nan,
             "win_cost_low": nan, "win_cost_high": nan, "value": nan, "value_low": nan,
@@ -223,7 +218,7 @@ def _decision(rnd: Round, move, scores, how: Settings, seed: int) -> dict:
     score = (scores[side], scores[1 - side]) if rules.n_sides == 2 else None
     if len(rnd.legal_moves()) == 1:
         zero = 0.0 if score is not None else float("nan")
-        return {"level": "forced", "best": _move(*move), "cost": 0.0, "cost_low": 0.0,
+        return {"level": "forced", "best": move_text(*move), "cost": 0.0, "cost_low": 0.0,
                 "cost_high": 0.0, "win_cost": zero, "win_cost_low": zero, "win_cost_high": zero,
                 "quick_cost": 0.0, "quick_label": ""}
     pos, deck = rnd.kernel_position()
@@ -244,7 +239,7 @@ def _verdict(result: dict, move, marks: dict) -> dict:
     """A decision's row fields from an `evaluate` result: the played move's
     cost against the best, its value, its label."""
     moves = result["moves"]
-    mine = next(m for m in moves if m["move"] == _move(*move))
+    mine = next(m for m in moves if m["move"] == move_text(*move))
     out = {"level": "exact" if result["exact"] else "rollouts", "best": moves[0]["move"],
            "cost": 0.0 - mine["vs_best"], "cost_low": 0.0 - mine["vs_best_high"],
            "cost_high": 0.0 - mine["vs_best_low"], "value": mine["margin"],
@@ -327,7 +322,6 @@ def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
 def _deals(rnd: Round, k: int, notes, rows: pd.DataFrame) -> list[dict]:
     """Each deal of a round that was played into: the play it came before,
     every seat's hand (or '?' where the record does not know it), the table."""
-    from .cards import names
     n = rnd.rules.players
     per_deal, leader = n * rnd.rules.hand_size, (rnd.dealer + 1) % n
     out = []
