@@ -8,7 +8,7 @@ seat) move by move: at every turn `legal_moves()`, `suggest("random")` and
 `suggest("greedy")`, then `play()` of the random strategy's move. Then the
 same rounds through the kernel calls alone, from Python with arrays made
 once: `legal_moves`; `position.play_move`; for a suggestion the move list,
-the random stream and `strategies.choose` called as `Round` calls it
+the random stream and `strategies.decide` called as `Round` calls it
 (through `batch.call` where the kernels take a users context). Then the
 rounds replayed from their move lists with `play()` only (as `trace_round`
 and a recorded game do: no `legal_moves()` call before each move).
@@ -17,7 +17,7 @@ and a recorded game do: no `legal_moves()` call before each move).
 After a warm-up round (which compiles what needs it) prints, per call, the
 mean time in ms over every call of every round, the kernels' time, and the
 difference: the Python overhead of `Round` per call (the target is under
-0.05 ms). Last, for scale: `strategies.choose` called alone (see
+0.05 ms). Last, for scale: `strategies.decide` called alone (see
 `choosers`), and the time per play of `simulate()`, where no Python runs
 between plays. Wall time of one thread: run it on a quiet machine, or
 several times.
@@ -94,11 +94,11 @@ def replay(rules: Rules, orders, played) -> tuple[float, int]:
 
 
 def choosers(args) -> tuple:
-    """`strategies.choose` called as `Round` calls it (through `batch.call`
+    """`strategies.decide` called as `Round` calls it (through `batch.call`
     where the kernels have it), and alone: its compiled entry point where
     `batch.call` types the arguments itself (`batch._signature`), else its
     dispatcher."""
-    choose, batch = kernels.strategies.choose, kernels.batch
+    choose, batch = kernels.strategies.decide, kernels.batch
     if not hasattr(batch, "call"):
         return choose, choose
     batch.call(choose, *args)                      # compile or load
@@ -198,7 +198,7 @@ def main():
         mean = seconds / calls
         print(f"  {key:<28} {calls:>8} calls  {mean * 1e3:8.4f}  {kernel * 1e3:8.4f}  "
               f"{(mean - kernel) * 1e3:8.4f}")
-    print(f"  strategies.choose alone: {entry / plays * 1e3:.4f} ms per "
+    print(f"  strategies.decide alone: {entry / plays * 1e3:.4f} ms per "
           f"call; simulate(), one worker: {in_kernel(rules, 20 * args.rounds) * 1e3:.5f} ms per "
           f"play ({' vs '.join(STRATEGIES)}: moves, choice and play in the kernel)")
 

@@ -37,7 +37,7 @@ from .position import HAND, TABLE, TURN, is_over, play_move, unseen
 from .rng import stream
 from .search import (
     NO_ROOM, copy_into, determinize, hidden_holder, minimax, score_into, value_after)
-from .strategies import choose
+from .strategies import decide
 from .users import F_STRATEGY, is_user, play_user
 
 @kernel
@@ -56,12 +56,12 @@ def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work, search, use
 
 @kernel
 def play_out_any(strategy, p, pos, deck, rules, rng, cards, takes, work, search, users):
-    """`play_out` by any strategy, the search ones too (`strategies.choose`,
+    """`play_out` by any strategy, the search ones too (`strategies.decide`,
     with the search scratch `search`)."""
     while not is_over(pos):
         seat = np.int64(pos[TURN])
         m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
-        i = choose(strategy, p, seat, pos, deck, rules, m, cards, takes, rng, work, search,
+        i = decide(strategy, p, seat, pos, deck, rules, m, cards, takes, rng, work, search,
                    users)
         play_move(pos, deck, rules, cards[i], takes[i])
 

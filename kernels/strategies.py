@@ -15,7 +15,7 @@ strategy code it names (`registry.KINDS`): `choose_simple` (random, greedy),
 `choose_fast` (and heuristic, counter) and `choose` (every strategy); each
 also plays user strategies.
 """
-from ._jit import spliced
+from ._jit import outlined, spliced
 from .heuristics import pick_fast, pick_simple
 from .registry import ENDGAME, ISMCTS, PIMC, SPIMC
 from .search import endgame, ismcts, pimc
@@ -54,3 +54,11 @@ def choose(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, sear
         return spimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
     return choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
                        users)
+
+
+@outlined
+def decide(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
+    """`choose` compiled once as a function of its own, for the callers
+    outside a batch kernel (`Round.suggest`, the deep evaluation's play-outs
+    in `advise.deep_batch`): each would otherwise compile every search again."""
+    return choose(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)

@@ -505,7 +505,7 @@ class Round:
             i = seats.decide(turn, pos, self._deck, n, scratch,
                              lambda: f"this position (seat {turn}, play {len(self.moves) + 1})")
         else:
-            i = kernels.batch.call(kernels.strategies.choose, s.spec.id, s.vector(), turn, pos,
+            i = kernels.batch.call(kernels.strategies.decide, s.spec.id, s.vector(), turn, pos,
                                    self._deck, self._packed, n, cards, takes, rng,
                                    scratch.work, scratch.search, scratch.users)
             if not 0 <= i < n:
