@@ -190,10 +190,8 @@ def roles(rules) -> list[str]:
     sides ["first player", "dealer"] (teams: the hand team, the deck team)."""
     if rules.n_sides == 2 and rules.players == 4:
         return ["hand team (first player's)", "deck team (dealer's)"]
-    if rules.n_sides == 2:
-        return ["first player", "dealer"]
-    return ["first player", "second player", "dealer"][-rules.n_sides:] if rules.n_sides == 3 \
-        else [f"player {k + 1}" for k in range(rules.n_sides - 1)] + ["dealer"]
+    players = ["first player", "second player", "third player", "fourth player", "fifth player"]
+    return players[:rules.n_sides - 1] + ["dealer"]
 
 
 def _role_sides(rules, dealer: np.ndarray) -> np.ndarray:
@@ -388,13 +386,19 @@ COMMENTED = (
      "can clear it."),
     ("Ada", "Kc takes Qd As", "neutral", "Ada has two ways to capture. ... She plays K♣ and "
      "takes Q♦ and A♠, a coin and an ace."),
-    ("You", "Js takes Jd", "good", "a scopa"),
-    ("You", "2h", "good", "9 and 2 make 11"),
+    ("You", "Js takes Jd", "good", "Your J♠ matches J♦ exactly, so you take it, and the table "
+     "is empty again: a second scopa, and a second coin."),
+    ("You", "2h", "good", "You cannot take a 9 with a 6 or a 2, so you lay down 2♥ — 9 and 2 "
+     "make 11, too much for any single card. You keep 6♦, a coin."),
 )
 
 
 def review_plays(rollouts: int, seed: int, workers=None, scheduler=None) -> dict:
-    """`review` of seed 003's record, and its verdict on each commented play."""
+    """`review` of seed 003's record, and its verdict on each commented play.
+    `make` runs it on threads even with a cluster: one record is a minute's
+    work, and review's rollouts on a Dask LocalCluster failed inside
+    distributed (`Future.result` raising UnboundLocalError, distributed's
+    `sync`), a matter for `review`, not the almanac."""
     from .review import review
     df = review(str(RECORD), seed=seed, rollouts=rollouts, workers=workers, scheduler=scheduler)
     rows = []
@@ -409,11 +413,11 @@ def review_plays(rollouts: int, seed: int, workers=None, scheduler=None) -> dict
                     else float(h[k])) for k in ("cost", "cost_low", "cost_high")}
         label = str(h["label"])
         bad = label in ("inaccuracy", "mistake", "blunder")
-        agree = (not bad) if verdict == "good" else bad if verdict == "mistake" else True
+        agree = (not bad) if verdict == "good" else bad if verdict == "mistake" else None
         rows.append({"who": who, "play": str(h["played"]), "verdict": verdict, "words": words,
                      "found": True, "round": int(h["round"]), "index": int(h["play"]),
                      "best": str(h["best"]), "label": label, "level": str(h["level"]),
-                     **cost, "agrees": bool(agree)})
+                     **cost, "agrees": agree})
     return {"rollouts": rollouts, "seed": seed, "plays": rows}
 
 
@@ -477,7 +481,7 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
         _step(progress, "reviewing seed 003")
         data["review"] = part(out, "review-seed-003", {"rollouts": sizes.review_rollouts,
                                                        "seed": seed},
-                              lambda: review_plays(sizes.review_rollouts, seed, workers, ex))
+                              lambda: review_plays(sizes.review_rollouts, seed, workers))
     _step(progress, "writing the document")
     return render(data, out)
 
@@ -691,7 +695,7 @@ def _skill_md(data, out, made) -> list[str]:
         rows.append([f"{s['a']} vs {s['b']}", s["rules"], mean(m, key="estimate"),
                      rate(win), f"{m['estimate'] / sd:+.3f} [{m['low'] / sd:+.3f}, "
                      f"{m['high'] / sd:+.3f}] (n = {m['n']:,}; sd {sd:.3f} over {rounds:,} rounds)",
-                     mean(s["match_win"], key="estimate") if "match_win" in s else "—"])
+                     share(s["match_win"]) if "match_win" in s else "—"])
         labels.append(f"{s['a']}\nvs {s['b']}\n{s['rules']}")
         est.append(m["estimate"] / sd)
         half.append(m["halfwidth"] / sd)
@@ -788,8 +792,9 @@ def _review_md(data, made) -> list[str]:
                 f"{p['cost']:.3f}" if p["cost_low"] is None else
                 f"{p['cost']:.3f} [{p['cost_low']:.3f}, {p['cost_high']:.3f}]")
         rows.append([p["who"], p["play"], f"{p['verdict']}: \"{p['words']}\"",
-                     f"cost {cost}; {p['label']} ({p['level']}); best {p['best']}",
-                     "yes" if p["agrees"] else "no", f"round {p['round']}, play {p['index']}"])
+                     f"cost {cost}; {p['label'] or 'no label'} ({p['level']}); best {p['best']}",
+                     {True: "yes", False: "no", None: "— (no verdict)"}[p["agrees"]],
+                     f"round {p['round']}, play {p['index']}"])
     doc.append(_table(["who", "play", "the text", "review", "agree", "where"], rows))
     doc.append(_how(f"`scopa-sim review docs/examples/seed-003.scopa --seed {r['seed']} "
                     f"--rollouts {r['rollouts']:,}` (each interval from the rollouts it "

@@ -49,7 +49,9 @@ def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
     tasks: dict[str, int] = {}
 
     def show(step: str, done: int, total: int) -> None:
-        if step not in tasks:
+        if step not in tasks:                       # a new step: the ones before are done
+            for task in bar.tasks:
+                bar.update(task.id, completed=task.total)
             tasks[step] = bar.add_task("", total=max(total, 1), note=step)
         bar.update(tasks[step], completed=done, total=max(total, 1))
     with bar:
