@@ -34,13 +34,16 @@ measured with `endgame` for every seat, Parquet writing included):
       for the card values: ~260,000 rounds/s, one core), and asks   ~120 s
     odds: 200 bootstrap chains per two-sided preset                  ~15 s
     skill: endgame vs greedy and greedy vs random on each preset,
-      200,000 deals and 20,000 games each                           ~200 s
+      200,000 deals and 20,000 games each (20,000 deals: 0.1-5 s)   ~100 s
     skill: spimc vs endgame (spimc: ~10 rounds/s/core), scopa only,
       2,000 deals and 200 games                                     ~300 s
     advice: 7 maxims x (100,000 deals ~6 s + 500 rounds replayed
       ~28 s)                                                        ~240 s
     seed 003 reviewed (10,000 rollouts a play, deep checks)          ~60 s
-    total                                                      ~27 minutes
+    total                                                      ~25 minutes
+
+(estimated from these rates, not timed end to end at this size; the
+--quick almanac took 51 s end to end on the same 2 cores).
 
 `quick=True` takes every count about 50 to 100 times smaller (under 3
 minutes), with the same sections and wider intervals.
@@ -50,7 +53,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np

@@ -9,7 +9,6 @@ import math
 import re
 
 import numpy as np
-import pytest
 
 from scopa_sim import almanac
 from scopa_sim.almanac import PRESETS, Sizes

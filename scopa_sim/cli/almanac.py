@@ -37,8 +37,8 @@ def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
 
     \b
     Examples:
-      scopa-sim almanac --out docs              # the default size (about 40 min, 2 cores)
-      scopa-sim almanac --out /tmp/alm --quick  # under 3 minutes
+      scopa-sim almanac --out docs              # the default size (about 25 min on 2 cores)
+      scopa-sim almanac --out /tmp/alm --quick  # about a minute
       scopa-sim almanac --out alm --cluster local:4
     """
     from ..almanac import make
