@@ -517,6 +517,15 @@ def share(d, digits: int = 4) -> str:
             f"(n = {_n(d):,})")
 
 
+def _at(counts: list, k: int) -> int:
+    return counts[k] if k < len(counts) else 0
+
+
+def wilson_of(k: int, n: int) -> dict:
+    from .analysis.stats import wilson
+    return wilson(k, n).as_dict()
+
+
 def _table(head: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -608,6 +617,14 @@ def _points_md(data, out, made) -> list[str]:
         doc.append(_table([f"{k} of {len(shares) - 1}" for k in range(len(shares))],
                           [[rate(s, 3) for s in shares]]))
         n = pt["rounds"]
+        doc.append("The distribution of a round's points, each side (points scored by at "
+                   "least 1 round in 1,000):\n")
+        top = max(len(x["counts"]) for x in pt["points"])
+        shown = [k for k in range(top)
+                 if max(_at(x["counts"], k) for x in pt["points"]) * 1000 >= n]
+        doc.append(_table(["points", *pt["roles"]],
+                          [[str(k), *(rate(wilson_of(_at(x["counts"], k), n), 3)
+                                      for x in pt["points"])] for k in shown]))
         width = 0.8 / len(pt["points"])
         fig, ax = _figure(f"Round points, {preset}: the distribution for each side\n"
                           f"({STRONG} for every seat, {n:,} rounds)")
@@ -707,6 +724,7 @@ def _skill_md(data, out, made) -> list[str]:
     fig, ax = _figure("Skill against luck: margin per round over the spread of a round's "
                       "margin\n(95% intervals)")
     ax.bar(range(len(est)), est, yerr=half, capsize=5, color="#55A868")
+    ax.axhline(0, color="black", lw=0.8)
     ax.set_xticks(range(len(est)), labels, fontsize=7)
     ax.set_ylabel("margin / sd of a round's margin")
     save(fig, out / "almanac-skill.png")
