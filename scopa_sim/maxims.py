@@ -149,9 +149,10 @@ def arises(maxim: str, rules: str | Rules = "scopa", seed: int = 0,
 
 def measure(maxim: str, rules: str | Rules = "scopa", deals: int = DEFAULT_DEALS,
             seed: int = 0, workers: int | None = None, sample: int = DEFAULT_SAMPLE,
-            strategy: str | Path | None = None) -> dict:
+            strategy: str | Path | None = None, scheduler=None) -> dict:
     """What following `maxim` (a key of MAXIMS) is worth, on `deals`
-    duplicate deals: on minus off.
+    duplicate deals (on `workers` threads, or a Dask cluster: `scheduler`,
+    as for `compare`): on minus off.
 
     Keys: maxim, title, quote, source, parameter, on, off (the strategy
     texts), rules, seed (drawn afresh for None), deals; margin (points per round, on minus off, the
@@ -164,7 +165,8 @@ def measure(maxim: str, rules: str | Rules = "scopa", deals: int = DEFAULT_DEALS
     from .matches import compare
     on, off = strategies(maxim, strategy)
     m = MAXIMS[maxim]
-    result = compare(on, off, rules=rules, seed=seed, deals=deals, workers=workers)
+    result = compare(on, off, rules=rules, seed=seed, deals=deals, workers=workers,
+                     scheduler=scheduler)
     return {"maxim": maxim, "title": m.title, "quote": m.quote, "source": m.source,
             "parameter": m.parameter, "on": on, "off": off, "rules": result["rules"],
             "seed": result["seed"], "deals": result["pairs"], "margin": result["margin"],

@@ -56,6 +56,8 @@ SKIPPED = [
     (r"--cluster local:", "starts Dask worker processes (half a minute or more); "
                           "tests/test_dask.py runs local clusters"),
     (r"^\.venv/bin/python benchmarks/", "a benchmark: minutes"),
+    (r"^\.venv/bin/scopa-sim almanac ", "the almanac: half an hour, written into docs/; "
+                                        "tests/test_almanac.py builds a small one"),
 ]
 
 # Python: a keyword argument's value at most this (and set so when missing)

@@ -9,6 +9,7 @@
     analysis   compare, tournament, report, ask, plot
     advise     advise
     records    record, review
+    almanac    almanac
 
 Results go to stdout, progress and errors to stderr. Modules import click
 only; each command imports numba, pandas or pyarrow when it runs, so help
@@ -156,8 +157,8 @@ def _guarded(callback):
 
 
 def _register() -> None:
-    from . import advise, analysis, listings, records, simulate
-    for module in (simulate, listings, analysis, advise, records):
+    from . import advise, almanac, analysis, listings, records, simulate
+    for module in (simulate, listings, analysis, advise, records, almanac):
         for command in module.COMMANDS:
             command.callback = _guarded(command.callback)
             main.add_command(command)
