@@ -397,11 +397,8 @@ COMMENTED = (
 
 
 def review_plays(rollouts: int, seed: int, workers=None, scheduler=None) -> dict:
-    """`review` of seed 003's record, and its verdict on each commented play.
-    `make` runs it on threads even with a cluster: one record is a minute's
-    work, and review's rollouts on a Dask LocalCluster failed inside
-    distributed (`Future.result` raising UnboundLocalError, distributed's
-    `sync`), a matter for `review`, not the almanac."""
+    """`review` of seed 003's record (every label checked by the deep
+    evaluator), and its verdict on each commented play."""
     from .review import review
     df = review(str(RECORD), seed=seed, rollouts=rollouts, workers=workers, scheduler=scheduler)
     rows = []
@@ -484,7 +481,7 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
         _step(progress, "reviewing seed 003")
         data["review"] = part(out, "review-seed-003", {"rollouts": sizes.review_rollouts,
                                                        "seed": seed},
-                              lambda: review_plays(sizes.review_rollouts, seed, workers))
+                              lambda: review_plays(sizes.review_rollouts, seed, workers, ex))
     _step(progress, "writing the document")
     return render(data, out)
 

@@ -37,6 +37,7 @@ its luck. A seat's luck in the summary is its side's mean over the rounds.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from .advise import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
                      DEFAULT_STRATEGY, MAX_ROLLOUTS, evaluate, rollout_strategy)
 from .cards import move_text, names
 from .checks import seed_or_fresh, whole
+from .executors import executor
 from .game import Game, Round
 from .rules import Rules
 from .strategies import Strategy
@@ -96,9 +98,23 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
                    seed_or_fresh(seed), _thresholds(thresholds), bool(check),
                    rollout_strategy(deep_strategy),
                    whole(deep_samples, "deep samples", 2, MAX_ROLLOUTS), workers, scheduler)
+    with executor(workers, scheduler) as ex:            # one pool or cluster for every decision
+        rows = _rows(game, notes, chosen, dataclasses.replace(how, scheduler=ex), progress)
+    df = pd.DataFrame(rows, columns=list(COLUMNS))
+    df.attrs.update(headers=_headers(game, notes), sides=rules.n_sides, seats=sorted(chosen),
+                    rounds=_rounds(game, notes, df, how.strategy), strategy=str(how.strategy),
+                    rollouts=how.rollouts, seed=how.seed, thresholds=how.marks,
+                    checked=how.check, deep_strategy=str(how.deep_strategy),
+                    deep_samples=how.deep_samples)
+    df.attrs["summary"] = _summary(df, chosen, notes, df.attrs["rounds"], rules)
+    return df
+
+
+def _rows(game: Game, notes, chosen: set[int], how: Settings, progress) -> list[dict]:
+    """A row per play of the game, replayed; the chosen seats' decisions valued."""
     rows, scores = [], list(game.start)
     for k, played in enumerate(game.rounds):
-        rnd = Round(rules, deck=played.deck_order, dealer=played.dealer)
+        rnd = Round(game.rules, deck=played.deck_order, dealer=played.dealer)
         for p, (seat, card, take) in enumerate(played.moves):
             row = _row(rnd, k, p, seat, card, take, notes)
             if seat in chosen:
@@ -108,15 +124,8 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
             rows.append(row)
             if progress:
                 progress(1)
-        scores = [a + b for a, b in zip(scores, _points(game, k) or [0] * rules.n_sides)]
-    df = pd.DataFrame(rows, columns=list(COLUMNS))
-    df.attrs.update(headers=_headers(game, notes), sides=rules.n_sides, seats=sorted(chosen),
-                    rounds=_rounds(game, notes, df, how.strategy), strategy=str(how.strategy),
-                    rollouts=how.rollouts, seed=how.seed, thresholds=how.marks,
-                    checked=how.check, deep_strategy=str(how.deep_strategy),
-                    deep_samples=how.deep_samples)
-    df.attrs["summary"] = _summary(df, chosen, notes, df.attrs["rounds"], rules)
-    return df
+        scores = [a + b for a, b in zip(scores, _points(game, k) or [0] * game.rules.n_sides)]
+    return rows
 
 
 COLUMNS = {
