@@ -285,7 +285,11 @@ def draw(kind: str, data: dict, path: str | Path) -> Path:
 
 
 def png_bytes(kind: str, data: dict) -> bytes:
-    fig = KINDS[kind][0](data)
+    return figure_png(KINDS[kind][0](data))
+
+
+def figure_png(fig) -> bytes:
+    """A figure as PNG bytes (for a page that embeds it), then closed."""
     buf = io.BytesIO()
     try:
         fig.savefig(buf, format="png", dpi=DPI)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import math
 import os
 from pathlib import Path
@@ -14,7 +13,7 @@ import numpy as np
 from matplotlib import ticker
 
 from . import charts
-from .charts import DPI, SIDE_COLOURS, _figure, plt
+from .charts import SIDE_COLOURS, _figure
 
 REVIEWED = ("exact", "rollouts", "deep", "forced")
 LABELS = ("inaccuracy", "mistake", "blunder")
@@ -176,13 +175,7 @@ def _round_starts(df) -> list[tuple[int, int]]:
 
 
 def _png(df) -> bytes:
-    fig = chart(df)
-    buf = io.BytesIO()
-    try:
-        fig.savefig(buf, format="png", dpi=DPI)
-    finally:
-        plt.close(fig)
-    return buf.getvalue()
+    return charts.figure_png(chart(df))
 
 
 def _ci(v, low, high, fmt: str = ".2f") -> str:
