@@ -694,8 +694,11 @@ class Game:
         """Every round's log, with the scores after it."""
         lines, scores = [], list(self.start)
         for k, r in enumerate(self.rounds):
-            lines += [f"round {k}", r.log()]
+            log = r.log().splitlines()
             points = self.unplayed.get(k)
+            if points is not None and log[-1].startswith("deal:"):
+                log.pop()                    # a deal after the last play recorded: stand-ins
+            lines += [f"round {k}", *log]
             if r.done:
                 res = r.result()
                 points = [res[f"points_{t}"] for t in range(self.rules.n_sides)]
