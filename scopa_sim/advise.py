@@ -275,7 +275,7 @@ def _batch(job: _Job, b: int) -> np.ndarray:
     users = seats.context()
     out = np.zeros((count, n, job.rules.n_sides), np.int16)
     try:
-        kernel = advise_batch if _fast(job.strategy) else deep_batch
+        kernel = advise_batch if is_fast(job.strategy) else deep_batch
         done = call(kernel, np.uint64(job.seed), np.int64(first), np.int64(count),
                     np.int64(job.seat), job.pos, job.deck, seats.packed, seats.ids[0],
                     seats.params[0], np.int64(n), job.cards, job.takes, out,
@@ -306,11 +306,18 @@ def rollout_strategy(strategy) -> Strategy:
     return s
 
 
-def _fast(strategy: Strategy) -> bool:
+def is_fast(strategy: Strategy) -> bool:
     """Whether rollouts by `strategy` run in the fast kernel (`advise_batch`):
     a fast built-in or a user's; a search strategy plays in `deep_batch`."""
     spec = strategy.spec
     return spec.id in registry.FAST if hasattr(spec, "id") else True
+
+
+def self_play(strategy: Strategy) -> Strategy:
+    """The strategy whose self-play stands for `strategy`'s over many rounds
+    (the game's chain, review's baseline): itself when fast, else
+    `DEFAULT_STRATEGY` (20,000 rounds of a search take minutes)."""
+    return strategy if is_fast(strategy) else parse_strategy(DEFAULT_STRATEGY)
 
 
 def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
@@ -397,8 +404,7 @@ def _game_chances(rules: Rules, strategy: Strategy):
 
 def _win_game(points, side, score, rules: Rules, next_dealer: int, strategy: Strategy):
     """P(side wins the game) after each rollout's round points (.., 2)."""
-    v, tied = _game_chances(rules, strategy if _fast(strategy) else
-                            parse_strategy(DEFAULT_STRATEGY))   # 20,000 rounds of a search: minutes
+    v, tied = _game_chances(rules, self_play(strategy))
     start = np.zeros(2, np.int64)
     start[side], start[1 - side] = score
     s0 = start[0] + points[..., 0].astype(np.int64)

@@ -31,7 +31,8 @@ margin (its points minus the best other side's) when play is taken out:
     luck = margin - expected margin at the deal - (the other sides' costs - own costs)
 
 The expected margin at the deal is the reviewing strategy's in self-play
-from that seat relative to the dealer. Costs are those of the reviewed
+from that seat relative to the dealer (`DEFAULT_STRATEGY`'s when that is a
+search, whose 20,000 rounds would take minutes). Costs are those of the reviewed
 seats only, so when one seat is reviewed its opponents' mistakes count as
 its luck. A seat's luck in the summary is its side's mean over the rounds.
 """
@@ -47,7 +48,7 @@ import numpy as np
 import pandas as pd
 
 from .advise import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
-                     DEFAULT_STRATEGY, MAX_ROLLOUTS, evaluate, rollout_strategy)
+                     DEFAULT_STRATEGY, MAX_ROLLOUTS, evaluate, rollout_strategy, self_play)
 from .cards import move_text, names
 from .checks import seed_or_fresh, whole
 from .executors import executor
@@ -308,7 +309,7 @@ def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
     """Per round: the dealer, the deals as the record knows them, the points,
     the score after it, and each side's luck (where its seats were reviewed)."""
     r = game.rules
-    base = _baseline(r, strategy)
+    base = _baseline(r, self_play(strategy))
     out, scores = [], list(game.start)
     for k, rnd in enumerate(game.rounds):
         rows = df[df["round"] == k]
