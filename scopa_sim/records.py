@@ -27,6 +27,7 @@ MAX_BYTES = 1 << 20                  # a record is a few kilobytes; refuse what 
 KEYWORDS = {"round", "dealer", "table", "hand", "points", "score", "counts", "end",
             "rules", "seats", "first dealer"}
 NAME = re.compile(r"[A-Za-z0-9_.\-']+")
+HEADER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9 _-]*")
 ROUND_LINES = {"round", "dealer", "table", "hand", "points", "counts", "end"}   # first words
 _LINE = re.compile(r"^(?P<key>[^:]+?)\s*:\s*(?P<value>.*)$")
 
@@ -95,7 +96,7 @@ def write_record(game: Game, seat_names: list[str] | None = None,
            f"Score: {_row(game.start)}"]
     for key, value in extra.items():
         key, value = " ".join(str(key).split()), " ".join(str(value).split())
-        if (not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", key) or key.lower() in KEYWORDS
+        if (not HEADER_KEY.fullmatch(key) or key.lower() in KEYWORDS
                 or _round_line_key(key)):
             raise ValueError(f"a header key is a word not used by the format, not {key!r}")
         if "#" in value:                   # read back, it would start a comment
@@ -244,7 +245,7 @@ class _Reader:
 
     def _header(self, n: int, line: str) -> None:
         m = _LINE.match(line)
-        if not m or not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", m["key"]):
+        if not m or not HEADER_KEY.fullmatch(m["key"]):
             _fail(n, f"cannot read {_q(line)}: the record starts with headers 'Key: value' "
                      f"(Rules, Seats, First dealer, Score), then 'Round 1'")
         key = " ".join(m["key"].split())

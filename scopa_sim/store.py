@@ -273,11 +273,15 @@ def spec_json(spec: RunSpec) -> bytes:
     return json.dumps(spec_dict(spec), sort_keys=True).encode()
 
 
-def _write(data: bytes, path: Path) -> None:
-    """Write a file atomically: a temporary name, then a rename."""
+def write_whole(data: bytes, path: Path) -> None:
+    """Write a file whole or not at all: a temporary name, then a rename
+    (interrupted: the temporary file is removed, the old file kept)."""
     tmp = path.with_name("." + path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def sha256(data: bytes) -> str:
@@ -565,7 +569,7 @@ class Run:
             return
         for table, data in (("games", part.games), ("rounds", part.rounds)):
             if data is not None:
-                _write(data, self.root / table / part_name(b))
+                write_whole(data, self.root / table / part_name(b))
                 self._hashes[f"{table}/{part_name(b)}"] = sha256(data)
         self._done.add(b)
         self._dirty = True

@@ -3,7 +3,6 @@
 `scopa_sim.records` and `scopa_sim.review`."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -16,16 +15,6 @@ DEFAULT_ROLLOUTS = 10_000           # = review.DEFAULT_ROLLOUTS (checked by a te
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # = review.THRESHOLDS
 DEEP_STRATEGY = "spimc:samples=40"  # = advise.DEEP_STRATEGY
 DEEP_SAMPLES = 200                  # = advise.DEEP_SAMPLES
-
-
-def _write_text(path: Path, text: str) -> None:
-    """Write a file whole or not at all (a temporary file, then renamed)."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 @click.command()
@@ -55,6 +44,7 @@ def record(source, game, round_, names, strategy_files, out, overwrite):
       scopa-sim record game3.scopa
     """
     from ..records import from_run, read_record
+    from ..store import write_whole
     if out is not None:
         outside_runs(out)
         new_files([out], overwrite)
@@ -69,7 +59,7 @@ def record(source, game, round_, names, strategy_files, out, overwrite):
     if out is None:
         click.echo(text, nl=False, file=results())
     else:
-        _write_text(out, text)
+        write_whole(text.encode(), out)
         note(f"wrote {out}")
 
 
