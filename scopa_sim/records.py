@@ -362,10 +362,10 @@ class _Reader:
         return out
 
     def _seat(self, n: int, name: str) -> int:
-        lowered = [x.lower() for x in self.names]
-        if name.lower() in lowered:
-            return lowered.index(name.lower())
-        _fail(n, f"no seat is named {_q(name)}: the seats are {', '.join(self.names)}")
+        seat = seat_named(self.names, name)
+        if seat is None:
+            _fail(n, f"no seat is named {_q(name)}: the seats are {', '.join(self.names)}")
+        return seat
 
     # -- the headers -------------------------------------------------------------
     def _start(self) -> None:
@@ -617,6 +617,12 @@ def _points_from_counts(rules: Rules, counts: dict[int, dict[str, int]],
         if values.count(top) == 1:
             points[values.index(top)] += 1
     return points
+
+
+def seat_named(names_: list[str], name: str) -> int | None:
+    """The seat of `name` among a record's seat names (case does not count)."""
+    lowered = [x.lower() for x in names_]
+    return lowered.index(name.lower()) if name.lower() in lowered else None
 
 
 def _check_names(names_: list[str], players: int) -> None:

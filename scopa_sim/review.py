@@ -53,6 +53,7 @@ from .cards import move_text, names
 from .checks import seed_or_fresh, whole
 from .executors import executor
 from .game import Game, Round
+from .records import RecordNotes, read_record, seat_named
 from .rules import Rules
 from .strategies import Strategy
 
@@ -90,7 +91,6 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
     whose values give its cost and label.
     `df.attrs`: "summary" (per seat), "rounds", "headers", and how it was
     made. `progress(1)` after each play."""
-    from .records import RecordNotes, read_record
     game = record if isinstance(record, Game) else read_record(record)
     rules = game.rules
     notes = game.notes or RecordNotes([f"seat{s}" for s in range(rules.players)], {})
@@ -171,12 +171,10 @@ def _seats(seats, notes, game: Game) -> set[int]:
         seats = [seats]
     chosen = set()
     for x in seats:
-        if isinstance(x, str) and x.lower() in (n.lower() for n in names):
-            seat = [n.lower() for n in names].index(x.lower())
-        elif isinstance(x, (int, np.integer)) and not isinstance(x, bool) \
-                and 0 <= x < len(names):
+        seat = seat_named(names, x) if isinstance(x, str) else None
+        if isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < len(names):
             seat = int(x)
-        else:
+        if seat is None:
             raise ValueError(f"no seat is named {x!r}: the seats are {', '.join(names)}")
         if seat in unknown:
             k, p = unknown[seat]
