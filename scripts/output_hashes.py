@@ -1,6 +1,6 @@
 """Hashes of what the commands output for fixed seeds, for checking that a
 change of structure changes no result: simulate (rounds and games, three
-presets: the Parquet parts' bytes), compare, tournament, odds and advise
+presets: the Parquet parts' bytes), compare, tournament, odds, advise and review
 (their JSON, the run's path and timings left out).
 
     .venv/bin/python scripts/output_hashes.py > before.txt
@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 CLI = [sys.executable, "-m", "scopa_sim.cli"]
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "seed-003.scopa"
 JSON_COMMANDS = {
     "compare": ["compare", "counter", "greedy", "--deals", "4000", "--seed", "3"],
     "compare-games": ["compare", "heuristic", "greedy", "--games", "--deals", "300", "--seed", "3"],
@@ -26,6 +27,9 @@ JSON_COMMANDS = {
                "--seed", "3"],
     "advise-counter": ["advise", "--hand", "7d Kc As", "--table", "3s 4h 2c 5d", "--strategy",
                        "counter", "--score", "5-7", "--rollouts", "1000", "--seed", "3"],
+    "advise-deep": ["advise", "--hand", "7d 7h As", "--table", "2c 4h 5s Qd", "--deep",
+                    "--rollouts", "20", "--seed", "3"],
+    "review": ["review", str(EXAMPLE), "--rollouts", "400", "--deep-samples", "10", "--seed", "3"],
 }
 RUNS = {
     "scopa-rounds": ["--rounds", "30000", "--strategies", "random,greedy"],
