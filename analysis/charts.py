@@ -213,7 +213,7 @@ def values(data: dict):
     """What each card is worth (`values.card_values`, or a report's
     statistics holding it): a suit x rank heat map of the holder's mean
     margin, and the distribution of first-hand worth."""
-    from ..cards import RANK_NAMES, SUIT_NAMES
+    from ..engine.cards import RANK_NAMES, SUIT_NAMES
     data = data.get("values", data)
     m = np.array([c["margin"]["mean"] for c in data["cards"]], dtype=float).reshape(4, 10)
     half = np.array([(c["margin"]["high"] - c["margin"]["low"]) / 2 for c in data["cards"]],

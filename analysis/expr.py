@@ -42,7 +42,7 @@ from functools import reduce
 
 import numpy as np
 
-from ..cards import SUIT_NAMES, mask_of, parse_cards
+from ..engine.cards import SUIT_NAMES, mask_of, parse_cards
 
 MAX_CHARS = 1000
 MAX_DEPTH = 100

@@ -4,7 +4,7 @@ interval, or the mean of a number given a condition.
 Expressions are in the small language of `expr` (never pandas or Python
 eval) over the columns of the dataset (README, "Data: columns of a round")
 plus a few derived columns (`ROUND_DERIVED`, `GAME_DERIVED`) and, in the
-rounds table, the deal columns (`scopa_sim.deals`: card sets computed from
+rounds table, the deal columns (`scopa_sim.engine.deals`: card sets computed from
 the run's seed, batch by batch). They are checked in full before anything is
 read, and only the columns they name are read or computed.
 """
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import deals
-from ..store import Run
+from ..engine import deals
+from ..runs.store import Run
 from . import expr as expression
 from .stats import Moments, strict_leader, wilson
 

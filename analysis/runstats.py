@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import deals
-from ..store import Run, side_strategy
+from ..engine import deals
+from ..runs.store import Run, side_strategy
 from .markov import MAX_POINTS, bootstrap_match_probability, round_counts, trimmed
 from .stats import mean_from_sums, strict_leader, wilson
-from .. import schema
+from ..engine import schema
 from .summary import Tally
 from .values import card_values
 

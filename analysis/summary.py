@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import schema
+from ..engine import schema
 from ..kernels.tally import tally
 from .stats import mean_from_sums, wilson
 

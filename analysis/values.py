@@ -1,7 +1,7 @@
 """What each card is worth: for every card, the round margin and the win
 edge of the side whose first hand holds it, with 95% intervals, and the
 distribution of a first hand's worth, from a run's rows and its deal
-columns (`scopa_sim.deals`, computed from the seed).
+columns (`scopa_sim.engine.deals`, computed from the seed).
 
 For a card in seat s's first hand, s on side t: the margin is t's round
 points minus the best other side's, and the win edge is 1 if t wins the
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import deals
-from ..store import Run, side_strategy
+from ..engine import deals
+from ..runs.store import Run, side_strategy
 from .stats import mean_from_sums, strict_leader
 
 CHUNK = 1 << 18          # rows unpacked to bits at once (CHUNK x 40 floats)

@@ -254,7 +254,7 @@ def odds_view(r: dict) -> tuple[list[Section], list[dict]]:
 
 # ---- values --------------------------------------------------------------------
 def values_view(r: dict) -> tuple[list[Section], list[dict]]:
-    from ..cards import card_name
+    from ..engine.cards import card_name
     who = " vs ".join(r["strategies"])
     s = Section(f"what a card in the first hand is worth, {r['rules']}: {who}, "
                 f"{r['rounds']:,} rounds (most valuable first)",

@@ -19,8 +19,8 @@ import time
 import numpy as np
 
 from scopa_sim import advise
-from scopa_sim.advise import DEFAULT_STRATEGY
-from scopa_sim.executors import default_workers
+from scopa_sim.study.advise import DEFAULT_STRATEGY
+from scopa_sim.runs.executors import default_workers
 
 TARGET = 2.0            # seconds for 10,000 rollouts on all cores
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import scopa_sim
-from scopa_sim.user import load
+from scopa_sim.engine.user import load
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGIES = {"greedy example": f"{ROOT}/docs/examples/greedy_jit.py:greedy",

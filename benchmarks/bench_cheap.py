@@ -15,7 +15,7 @@ import argparse
 
 from frontier import cost, plays_per_round
 
-from scopa_sim.matches import compare
+from scopa_sim.study.matches import compare
 
 PIMC = "pimc:samples=24,rollout=heuristic,endgame=1,infer=0"
 CANDIDATES = ("heuristic", "counter", "reply", "endgame")

@@ -12,8 +12,8 @@ sample size unpaired deals would need for the paired interval's width.
 import argparse
 import time
 
-from scopa_sim.matches import compare
-from scopa_sim.executors import default_workers
+from scopa_sim.study.matches import compare
+from scopa_sim.runs.executors import default_workers
 
 
 def main():

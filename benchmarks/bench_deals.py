@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 import scopa_sim
-from scopa_sim import deals
+from scopa_sim.engine import deals
 
 CLI = [sys.executable, "-m", "scopa_sim.cli"]
 

@@ -84,7 +84,8 @@ def start_up(repeat: int, skip_cold: bool):
 
 def throughput(rounds: int):
     import scopa_sim
-    from scopa_sim.runner import RunSpec, run_batch
+    from scopa_sim.runs.plan import RunSpec
+    from scopa_sim.runs.runner import run_batch
     for pair in (("random", "random"), ("greedy", "greedy")):
         spec = RunSpec.make(rounds=rounds, strategies=pair, seed=1, batch_size=100_000)
         run_batch(spec, 0)

@@ -16,8 +16,8 @@ import argparse
 import time
 
 from scopa_sim import review, trace_game
-from scopa_sim.executors import default_workers
-from scopa_sim.review import DEFAULT_ROLLOUTS, RATED
+from scopa_sim.runs.executors import default_workers
+from scopa_sim.study.review import DEFAULT_ROLLOUTS, RATED
 
 TARGET = 30.0           # seconds a game, both seats, quick (--quick), on 2 cores
 CHECKED_TARGET = 60.0   # with every label checked by the deep evaluator

@@ -7,7 +7,7 @@ and the peak memory of a large run.
 
 Prints (never asserts), after a warm-up:
 
-- kernel only: rounds/s of `scopa_sim.runner.run_batch` over the run's
+- kernel only: rounds/s of `scopa_sim.runs.runner.run_batch` over the run's
   batches, on 1 thread and on 2 threads (no tally, no Parquet);
 - end to end: rounds/s of the `simulate` command (in-process, `--quiet
   --format json`: batches, columns, tally, Parquet parts, manifest) on 1 and
@@ -42,8 +42,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from scopa_sim.cli import main as cli_main
-from scopa_sim.executors import default_workers
-from scopa_sim.runner import RunSpec, run_batch
+from scopa_sim.runs.executors import default_workers
+from scopa_sim.runs.plan import RunSpec
+from scopa_sim.runs.runner import run_batch
 
 ROOT = Path(__file__).resolve().parent.parent
 

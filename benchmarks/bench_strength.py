@@ -7,7 +7,7 @@ scientifico, on duplicate deals, with each side's CPU ms per move.
         [--skip-scopone] [--versus SPEC ...] [--preset-deals N]
 
 For each match the margin per round (strategy minus opponent, points) with
-its paired 95% interval comes from `scopa_sim.matches.compare`;
+its paired 95% interval comes from `scopa_sim.study.matches.compare`;
 ms per move is CPU time on one core of the strategy playing itself
 (`scopa_sim.simulate(..., workers=1)`) over rounds x plays per round (36 in
 two-player scopa, 40 in scopone), as in benchmarks/frontier.py. The target
@@ -25,7 +25,7 @@ import json
 import sys
 import time
 
-from scopa_sim.matches import compare
+from scopa_sim.study.matches import compare
 
 import scopa_sim
 

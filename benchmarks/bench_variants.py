@@ -25,7 +25,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 import scopa_sim
 from scopa_sim import PRESETS, Rules
-from scopa_sim.runner import RunSpec, run_batch
+from scopa_sim.runs.plan import RunSpec
+from scopa_sim.runs.runner import run_batch
 
 # (label, preset, changes): each option on scopa, and primiera_forfeit also
 # where sides often miss a suit (three or more sides).

@@ -40,11 +40,11 @@ import numpy as np
 from statsmodels.stats.proportion import proportion_confint
 
 from scopa_sim import trace_round
-from scopa_sim.advise import (BATCH, DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
+from scopa_sim.study.advise import (BATCH, DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
                               DEFAULT_STRATEGY, _open, evaluate)
-from scopa_sim.executors import default_workers
-from scopa_sim.game import Round
-from scopa_sim.review import CHECKED, THRESHOLDS, label
+from scopa_sim.runs.executors import default_workers
+from scopa_sim.engine.game import Round
+from scopa_sim.study.review import CHECKED, THRESHOLDS, label
 
 
 def positions(args):

@@ -13,7 +13,7 @@ For each strategy (the defaults below, or the ones named on the command line):
   a round has 40 - table_size plays (36 in two-player scopa, 40 in scopone),
   so it is the mean over every play of the round, forced ones included.
   Rounds per second per core = 1000 / (ms per move x plays per round).
-- strength: `scopa_sim.matches.compare(strategy, ref)`, the paired
+- strength: `scopa_sim.study.matches.compare(strategy, ref)`, the paired
   point margin per round (strategy minus reference) with its 95% interval, on
   --deals duplicate deals for the fast strategies and --search-deals for the
   search strategies (pimc, ismcts), all with the same seed (the same decks).
@@ -23,7 +23,7 @@ both cheaper and stronger) and writes a chart (strength against ms per move,
 log x axis, 95% intervals as error bars) to --out. The reference is spelled
 out with all its parameters, so it stays the same when defaults change.
 Uses only the public API (`scopa_sim.simulate`, `scopa_sim.Rules`,
-`scopa_sim.parse_strategy`, `scopa_sim.matches.compare`). The
+`scopa_sim.parse_strategy`, `scopa_sim.study.matches.compare`). The
 defaults take about 5 minutes on 2 cores.
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ import sys
 import time
 
 import scopa_sim
-from scopa_sim.matches import compare
+from scopa_sim.study.matches import compare
 
 REFERENCE = "pimc:samples=24,rollout=heuristic,endgame=1,infer=0"  # the issue's default pimc
 STRATEGIES = (

@@ -12,7 +12,7 @@ import argparse
 import time
 
 import scopa_sim
-from scopa_sim.matches import compare
+from scopa_sim.study.matches import compare
 
 LADDER = [("greedy", "random"), ("heuristic", "greedy"), ("counter", "heuristic"),
           ("reply", "counter"), ("pimc", "counter"), ("ismcts", "counter"), ("pimc", "ismcts")]

@@ -2,7 +2,7 @@
 shared deals of the hidden cards, or exactly when nothing is hidden.
 
 Arrays and scalars in, arrays out; no Python objects. The caller
-(`scopa_sim.advise`) checks the position and owns every array:
+(`scopa_sim.study.advise`) checks the position and owns every array:
 
     pos, deck          the position and its deck order (`position`)
     seat               the adviser: the seat to play

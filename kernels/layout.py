@@ -45,7 +45,7 @@ R_BEST = R_PRIMIERA + N_RANKS       # R_BEST + suit slice: that suit's best prim
 R_SIZE = R_BEST + 1024
 
 # ---- per-side round results (int16), one row per side ----------------------
-# The result fields in the kernel's order (`scopa_sim.schema` says what each
+# The result fields in the kernel's order (`scopa_sim.engine.schema` says what each
 # is, in this order); each S_*/Q_* is its field's index, looked up by name.
 SIDE_FIELDS = ("cards", "coins", "settebello", "primiera", "scopas",
                "pt_cards", "pt_coins", "pt_settebello", "pt_primiera",

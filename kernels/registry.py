@@ -9,7 +9,7 @@ declared (unused slots are 0); `P_*` name the slots the kernels read, each
 derived from the parameter's name in the records of the strategies that read
 it (`slot`): an import error if they disagree or the name is missing.
 
-User strategies (`scopa_sim.user`) get the ids USER.. USER + MAX_USERS - 1,
+User strategies (`scopa_sim.engine.user`) get the ids USER.. USER + MAX_USERS - 1,
 one per distinct user function of a run; any other id is unknown, and the
 kernel's dispatch refuses it (the round stops with an error, see `round`).
 """

@@ -10,18 +10,19 @@ The names below are imported when first used, so `import scopa_sim` (and the
 command line's help) does not load Numba, pandas or pyarrow.
 """
 import importlib
-import sys
-import types
 
-_WHERE = {"advise": "advise", "advise_round": "advise",
-          "compare": "matches", "tournament": "matches", "odds": "odds",
-          "card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
-          "Game": "game", "Round": "game", "legal_captures": "game", "legal_moves": "game",
-          "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "resume": "stored_run",
-          "trace_round": "runner", "read_record": "records", "review": "review",
-          "trace_game": "runner", "deal_columns": "deals", "deck_of": "runner",
-          "STRATEGIES": "strategies", "parse_strategy": "strategies", "params": "user",
-          "Observation": "observation", "StrategyError": "seats"}
+_WHERE = {"advise": "study.advise", "advise_round": "study.advise",
+          "compare": "study.matches", "tournament": "study.matches", "odds": "study.odds",
+          "review": "study.review",
+          "card_name": "engine.cards", "parse_card": "engine.cards", "parse_cards": "engine.cards",
+          "Game": "engine.game", "Round": "engine.game", "legal_captures": "engine.game",
+          "legal_moves": "engine.game", "PRESETS": "engine.rules", "Rules": "engine.rules",
+          "read_record": "engine.records", "deal_columns": "engine.deals",
+          "STRATEGIES": "engine.strategies", "parse_strategy": "engine.strategies",
+          "params": "engine.user", "StrategyError": "engine.seats",
+          "Observation": "observation",
+          "simulate": "runs.runner", "resume": "runs.resume", "trace_round": "runs.traces",
+          "trace_game": "runs.traces", "deck_of": "runs.traces"}
 __all__ = sorted(_WHERE)
 
 
@@ -36,18 +37,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(types.ModuleType):
-    """`scopa_sim.advise`, `scopa_sim.odds` and `scopa_sim.review` are
-    functions of modules of the same name: importing the module (`from .advise import ...`) makes the
-    package's name the function, not the module (the module stays in
-    sys.modules)."""
-
-    def __setattr__(self, name, value):
-        if isinstance(value, types.ModuleType) and _WHERE.get(name) == name:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import cards_of
+from .engine.cards import cards_of
 from .kernels import observe as _o
 from .kernels.layout import RANK, RANK_CARDS       # noqa: F401  (for strategies to use)
 from .kernels.observe import count, lowest_card     # noqa: F401  (jitted card-set helpers)
-from .rules import Rules
+from .engine.rules import Rules
 
 SEAT, SIDE, DEALER, PLAYS = _o.O_SEAT, _o.O_SIDE, _o.O_DEALER, _o.O_PLAYS
 DECK_LEFT, LAST, RANDOM, LAST_PLAY = _o.O_DECK_LEFT, _o.O_LAST, _o.O_RANDOM, _o.O_LAST_PLAY

@@ -1,10 +1,10 @@
 """Write docs/COLUMNS.md, the table of every result column, from the one
-declaration of the fields (`scopa_sim.schema`) and of the deal columns
-(`scopa_sim.deals`); a test says the committed file is what this prints.
+declaration of the fields (`scopa_sim.engine.schema`) and of the deal columns
+(`scopa_sim.engine.deals`); a test says the committed file is what this prints.
 
     .venv/bin/python scripts/columns_doc.py > docs/COLUMNS.md
 """
-from scopa_sim import deals, schema
+from scopa_sim.engine import deals, schema
 
 HEADER = "| column | type | meaning |\n|---|---|---|"
 

@@ -10,7 +10,7 @@ kernels/registry.py.
 """
 import argparse
 
-from scopa_sim.matches import compare
+from scopa_sim.study.matches import compare
 from scopa_sim.kernels import registry
 
 RISKS = ("sweep", "seven", "coin_exposed", "settebello_exposed", "match", "pair")

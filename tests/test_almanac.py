@@ -1,4 +1,4 @@
-"""The almanac (`scopa_sim.almanac`, `scopa-sim almanac`): a small almanac
+"""The almanac (`scopa_sim.study.almanac`, `scopa-sim almanac`): a small almanac
 has every section, its charts, an interval and n on its numbers, and
 resumes to the same document; its per-round figures under random play
 agree with the slow reference engine (tests/reference/engine.py)."""
@@ -10,8 +10,8 @@ import re
 
 import numpy as np
 
-from scopa_sim import almanac
-from scopa_sim.almanac import PRESETS, Sizes
+from scopa_sim.study import almanac
+from scopa_sim.study.almanac import PRESETS, Sizes
 
 try:
     from tests.reference import engine as ref
@@ -113,7 +113,7 @@ def test_random_play_figures_agree_with_the_reference(tmp_path):
     """Under random play for both sides, the almanac's per-round scopa
     figures (the dealer's edge, category rates, scopas per round) agree
     with the slow reference engine's on other seeds, within 99.9%."""
-    from scopa_sim.rules import Rules
+    from scopa_sim.engine.rules import Rules
     n = 10_000
     run = almanac.main_run(tmp_path, "scopa", n, seed=11, strategy="random", workers=2)
     edge, pts = almanac.edge(run, None, bootstrap=2), almanac.points(run)

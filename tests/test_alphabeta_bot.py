@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 import scopa_sim
-from scopa_sim import user
-from scopa_sim.cards import mask_of
-from scopa_sim.game import legal_moves
+from scopa_sim.engine import user
+from scopa_sim.engine.cards import mask_of
+from scopa_sim.engine.game import legal_moves
 
 BOT_FILE = Path(__file__).resolve().parent.parent / "benchmarks" / "alphabeta_bot.py"
 

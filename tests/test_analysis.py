@@ -9,21 +9,21 @@ import pytest
 
 from scopa_sim import simulate
 from scopa_sim.analysis import charts
-from scopa_sim.matches import compare, tournament
+from scopa_sim.study.matches import compare, tournament
 from scopa_sim.analysis.markov import (bootstrap_match_probability, match_probability,
                                        win_probability)
 from scopa_sim.analysis.query import ask, load
 from scopa_sim.analysis.ratings import ELO_PER_LOGIT, bradley_terry
 from scopa_sim.analysis.runstats import run_stats
 from scopa_sim.analysis.stats import Z95, PairedMoments, mean_interval, paired_mean, wilson
-from scopa_sim.runner import RunSpec
-from scopa_sim.store import Run
+from scopa_sim.runs.plan import RunSpec
+from scopa_sim.runs.store import Run
 
 
 @pytest.fixture(scope="session")
 def runs(tmp_path_factory):
     """A small run of rounds (4 part files) and one of games (4 part files)."""
-    from scopa_sim.stored_run import store_batches
+    from scopa_sim.runs.resume import store_batches
     root = tmp_path_factory.mktemp("analysis-runs")
     r = Run.create(root / "rounds", RunSpec.make(rounds=20_000, strategies=("greedy", "random"),
                                                  seed=7, batch_size=5_000))

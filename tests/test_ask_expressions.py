@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scopa_sim.analysis import query
 from scopa_sim.analysis.expr import evaluate, names
 from scopa_sim.cli import main
-from scopa_sim.store import Run
+from scopa_sim.runs.store import Run
 
 
 @pytest.fixture(scope="module")

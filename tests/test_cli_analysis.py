@@ -165,7 +165,7 @@ def test_report_errors(runs, capsys, tmp_path):
 
 # ---- ask -----------------------------------------------------------------------
 def test_ask_matches_pandas(runs):
-    from scopa_sim.store import Run
+    from scopa_sim.runs.store import Run
     df = Run.open(runs / "r").read()
     out = run("ask", runs / "r", "winner == 0", "--given", "settebello_0 == 1", "--format",
               "json").output

@@ -26,11 +26,11 @@ from click.testing import CliRunner
 
 import scopa_sim
 from scopa_sim.cli import main
-from scopa_sim.rules import PRESETS, Rules
-from scopa_sim.runner import RunSpec
-from scopa_sim.sources import runnable
-from scopa_sim.store import MANIFEST, META_KEY, Run, StoredSpec, spec_dict
-from scopa_sim.strategies import REGISTRY
+from scopa_sim.engine.rules import PRESETS, Rules
+from scopa_sim.runs.plan import RunSpec
+from scopa_sim.runs.sources import runnable
+from scopa_sim.runs.store import MANIFEST, META_KEY, Run, StoredSpec, spec_dict
+from scopa_sim.engine.strategies import REGISTRY
 
 
 # ---- helpers -------------------------------------------------------------
@@ -494,5 +494,5 @@ def test_quiet_prints_no_progress(tmp_path):
 
 def test_the_command_line_default_batch_is_the_runners():
     from scopa_sim.cli.simulate import DEFAULT_BATCH
-    from scopa_sim.runner import DEFAULT_BATCH as RUNNER_BATCH
+    from scopa_sim.runs.runner import DEFAULT_BATCH as RUNNER_BATCH
     assert DEFAULT_BATCH == RUNNER_BATCH

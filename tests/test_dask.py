@@ -15,8 +15,8 @@ from click.testing import CliRunner
 distributed = pytest.importorskip("distributed")
 
 import scopa_sim  # noqa: E402
-from scopa_sim import store  # noqa: E402
-from scopa_sim.matches import compare  # noqa: E402
+from scopa_sim.runs import store  # noqa: E402
+from scopa_sim.study.matches import compare  # noqa: E402
 from scopa_sim.cli import main  # noqa: E402
 
 RUN = ("--rounds", 60_000, "--batch-size", 5_000, "--seed", 21)      # 12 batches
@@ -101,7 +101,7 @@ def test_a_user_strategy_that_cannot_load_on_the_cluster_is_one_error(tmp_path, 
     """A task's strategy is loaded by the worker that runs it, not by the
     scheduler: a file changed since the run began is the task's error, the
     one-line UserStrategyError, not a task graph the scheduler cannot read."""
-    from scopa_sim.strategies import parse_strategy
+    from scopa_sim.engine.strategies import parse_strategy
     path = tmp_path / "mine.py"
     path.write_text(Path("docs/examples/greedy_jit.py").read_text())
     mine = parse_strategy(f"{path}:greedy")

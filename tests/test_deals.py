@@ -9,10 +9,11 @@ import pandas as pd
 import pytest
 
 import scopa_sim
-from scopa_sim import deals, kernels
+from scopa_sim import kernels
+from scopa_sim.engine import deals
 from scopa_sim.kernels import layout as L
 from scopa_sim.cli import main
-from scopa_sim.seats import Seats
+from scopa_sim.engine.seats import Seats
 
 
 def _played(log, players):
@@ -27,8 +28,8 @@ def _played(log, players):
 def _check_row(cols, row, plays, rules):
     every = 0
     for s in range(rules.players):
-        assert int(cols[f"dealt_{s}"][row]) == scopa_sim.cards.mask_of(plays[s])
-        assert int(cols[f"hand_{s}"][row]) == scopa_sim.cards.mask_of(plays[s][:rules.hand_size])
+        assert int(cols[f"dealt_{s}"][row]) == scopa_sim.engine.cards.mask_of(plays[s])
+        assert int(cols[f"hand_{s}"][row]) == scopa_sim.engine.cards.mask_of(plays[s][:rules.hand_size])
         every |= int(cols[f"dealt_{s}"][row])
     assert int(cols["table"][row]) == ((1 << 40) - 1) & ~every
     assert bin(int(cols["table"][row])).count("1") == rules.table_size
@@ -160,7 +161,7 @@ def test_ask_about_a_card_equals_pandas_on_the_written_out_deal_columns(cli, run
 def test_card_set_questions_agree_with_the_dataframe(run, event, given):
     from scopa_sim.analysis import expr
     from scopa_sim.analysis.query import ask
-    from scopa_sim.store import Run
+    from scopa_sim.runs.store import Run
     got = ask(Run.open(run), event, given)
     df = scopa_sim.simulate(rounds=40000, strategies=("heuristic", "greedy"), seed=6,
                             deals=True)

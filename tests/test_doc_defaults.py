@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from scopa_sim.advise import DEFAULT_STRATEGY
+from scopa_sim.study.advise import DEFAULT_STRATEGY
 from scopa_sim.cli import main
 from scopa_sim.kernels import registry
 

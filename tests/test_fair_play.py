@@ -15,7 +15,7 @@ import pytest
 import scopa_sim
 from scopa_sim import kernels
 from scopa_sim.observation import DEALER, DECK_LEFT, HAND, PLAYS, RANDOM, RULES, SEAT, UNSEEN
-from scopa_sim.seats import StrategyError
+from scopa_sim.engine.seats import StrategyError
 try:
     from tests.reference import engine as ref
 except ImportError:  # tests/ on sys.path instead of the repo root

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from scopa_sim.store import MANIFEST, Run
+from scopa_sim.runs.store import MANIFEST, Run
 from hostile import RUN, assert_error, cli, tree
 
 
@@ -220,7 +220,7 @@ def test_bad_counts_are_refused_at_once_and_nothing_written(tmp_path, monkeypatc
 def test_the_largest_run_is_planned_lazily(tmp_path):
     """10**13 rounds in batches of one: opening the run and finding the next
     missing batch must not list the 10**13 batches."""
-    from scopa_sim.runner import RunSpec
+    from scopa_sim.runs.plan import RunSpec
     spec = RunSpec.make(rounds=10**13, seed=1, batch_size=1)
     with Run.create(tmp_path / "huge", spec) as r:
         start = time.perf_counter()
@@ -316,7 +316,7 @@ def test_ctrl_c_inside_llvm_while_numba_compiles_is_noted_and_raised_by_the_wait
     instead, and `stream` raises it while it waits for a batch."""
     import threading
     from types import SimpleNamespace
-    from scopa_sim import executors
+    from scopa_sim.runs import executors
     from scopa_sim.cli import _on_interrupt
 
     def frame(path):
@@ -343,7 +343,7 @@ def test_ctrl_c_inside_llvm_while_numba_compiles_is_noted_and_raised_by_the_wait
 
 def test_leaving_an_executor_by_an_error_does_not_wait_for_running_batches():
     import threading
-    from scopa_sim.executors import executor
+    from scopa_sim.runs.executors import executor
     started, release = threading.Event(), threading.Event()
 
     def batch():

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from scopa_sim import PRESETS, STRATEGIES, Round, Rules, legal_captures, legal_moves
-from scopa_sim.cards import names, parse_cards
-from scopa_sim.strategies import parse_strategy
+from scopa_sim.engine.cards import names, parse_cards
+from scopa_sim.engine.strategies import parse_strategy
 
 ALL_CARDS = list(range(40))
 NINE = Rules.preset("scopa-4-nine")

@@ -28,7 +28,7 @@ import pytest
 
 from scopa_sim.analysis.query import ask
 from scopa_sim.analysis.runstats import run_stats
-from scopa_sim.store import (MANIFEST, Run, StoredSpec, StoreError, StoreWarning, _labels,
+from scopa_sim.runs.store import (MANIFEST, Run, StoredSpec, StoreError, StoreWarning, _labels,
                              _labels_of, encode)
 from hostile import RUN, assert_error, cli, tree
 
@@ -471,7 +471,7 @@ def nothing_computed(monkeypatch):
     def fail(*args, **kwargs):
         raise AssertionError("read or computed before the refusal")
     monkeypatch.setattr(Run, "_table", fail)
-    monkeypatch.setattr("scopa_sim.runner.run_batch", fail)
+    monkeypatch.setattr("scopa_sim.runs.runner.run_batch", fail)
 
 
 OUTS = {        # (command, words of the error) with RUN the run, LINK a link to it

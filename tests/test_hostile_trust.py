@@ -199,7 +199,7 @@ def test_a_cluster_lost_while_batches_wait_is_an_error_not_a_hang(monkeypatch):
     batch ends after WORKERS_TIMEOUT with the error, not never."""
     from types import SimpleNamespace
 
-    from scopa_sim import executors
+    from scopa_sim.runs import executors
     monkeypatch.setattr(executors, "WORKERS_TIMEOUT", 0.5)
     monkeypatch.setattr(executors, "_wait_for_a_worker", lambda client, where: None)
     client = SimpleNamespace(status="running", scheduler_info=lambda: {"workers": {}},
@@ -350,7 +350,7 @@ def test_a_strategy_parameter_given_twice_is_an_error(strategy, needles, tmp_pat
 
 
 def test_the_same_strategy_parameter_twice_with_one_value_is_allowed():
-    from scopa_sim.strategies import parse_strategy
+    from scopa_sim.engine.strategies import parse_strategy
     assert parse_strategy("greedy:scopa=2,scopa=2.0") == parse_strategy("greedy:scopa=2")
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numba
 
-from scopa_sim import user
+from scopa_sim.engine import user
 from scopa_sim.kernels import _jit
 
 KERNELS = Path(_jit.__file__).resolve().parent
@@ -125,7 +125,7 @@ def rounds_played(strategy: Path) -> str:
 def test_a_strategy_file_imported_by_its_user_first_still_loads(tmp_path):
     """Numba records a cached function's module name: a file the user's own
     `import strat` cached must still load as a strategy (and the other way
-    round), each from its own cache (scopa_sim.user._compiling)."""
+    round), each from its own cache (scopa_sim.engine.user._compiling)."""
     home = tmp_path / "home"
     home.mkdir()
     shutil.copy(GREEDY_JIT, home / "strat.py")
@@ -138,7 +138,7 @@ def test_a_strategy_file_imported_by_its_user_first_still_loads(tmp_path):
 
 def test_a_damaged_cache_file_of_a_strategy_is_dropped_and_compiled_again(tmp_path):
     """A truncated index file in scopa-sim's `user/` cache (ours): the
-    strategy still loads and plays (scopa_sim.user._clear_user_cache)."""
+    strategy still loads and plays (scopa_sim.engine.user._clear_user_cache)."""
     shutil.copy(GREEDY_JIT, tmp_path / "g.py")
     assert in_python(rounds_played(tmp_path / "g.py"), tmp_path) == "20"
     indexes = list(user.USER_CACHE.glob(f"checked/{tmp_path.name}_*/g.*.nbi"))

@@ -1,5 +1,5 @@
 """The maxims of the rule texts as switches of one strategy
-(docs/examples/maxims/base.py, scopa_sim.maxims): each pair plays only legal
+(docs/examples/maxims/base.py, scopa_sim.study.maxims): each pair plays only legal
 moves, a switch changes a move only where its maxim speaks, and `measure`
 returns what it documents."""
 import importlib.util
@@ -8,10 +8,10 @@ import math
 import pytest
 
 import scopa_sim
-from scopa_sim.game import Round
-from scopa_sim.maxims import MAXIMS, STRATEGY, measure, strategies
-from scopa_sim.runner import trace_round
-from scopa_sim.strategies import parse_strategy
+from scopa_sim.engine.game import Round
+from scopa_sim.study.maxims import MAXIMS, STRATEGY, measure, strategies
+from scopa_sim.runs.traces import trace_round
+from scopa_sim.engine.strategies import parse_strategy
 
 spec = importlib.util.spec_from_file_location("maxims_base", STRATEGY)
 base = importlib.util.module_from_spec(spec)

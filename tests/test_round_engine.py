@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import scopa_sim
 from scopa_sim import Round, Rules, parse_cards
-from scopa_sim import game as face
-from scopa_sim.cards import names
+from scopa_sim.engine import game as face
+from scopa_sim.engine.cards import names
 from scopa_sim.kernels import layout as L
 from scopa_sim.kernels import position as P
 

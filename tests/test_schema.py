@@ -1,4 +1,4 @@
-"""The one declaration of the result fields (`scopa_sim.schema`) against
+"""The one declaration of the result fields (`scopa_sim.engine.schema`) against
 the kernel's layout and everything derived from it."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 import scopa_sim
-from scopa_sim import schema
-from scopa_sim.rules import Rules
+from scopa_sim.engine import schema
+from scopa_sim.engine.rules import Rules
 
 
 def test_simulated_columns_and_types_are_the_declared_ones():

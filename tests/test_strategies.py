@@ -44,7 +44,7 @@ def endgame_positions(count, cards_left):
 
 def _deck_of(seed, index):
     import scopa_sim.kernels as k
-    from scopa_sim.seats import Seats
+    from scopa_sim.engine.seats import Seats
     seats = Seats(scopa_sim.Rules(), ("random", "random"))
     scratch = seats.scratch()
     seats.play(False, seed, index, 1, np.zeros((1, 2, k.layout.N_SIDE), np.int16),
@@ -98,7 +98,7 @@ def test_strategy_notation_and_errors():
         parse_strategy("ismcts:iterations=0")
     assert set(STRATEGIES) == {"random", "greedy", "heuristic", "counter", "reply", "pimc",
                                "ismcts", "endgame", "spimc"}
-    assert scopa_sim.strategies.split_strategies("heuristic:sweep=3,seven=2,greedy") == [
+    assert scopa_sim.engine.strategies.split_strategies("heuristic:sweep=3,seven=2,greedy") == [
         "heuristic:sweep=3,seven=2", "greedy"]
 
 

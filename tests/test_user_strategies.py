@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 import scopa_sim
 from scopa_sim import kernels
 from scopa_sim.kernels import registry, layout as L
-from scopa_sim.seats import Seats, StrategyError
-from scopa_sim.strategies import parse_strategy
+from scopa_sim.engine.seats import Seats, StrategyError
+from scopa_sim.engine.strategies import parse_strategy
 
 EXAMPLES = "docs/examples"
 JIT = f"{EXAMPLES}/greedy_jit.py:greedy"
@@ -318,7 +318,7 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
 
 
 def test_the_help_and_the_parser_come_from_the_one_declaration():
-    from scopa_sim.strategies import REGISTRY
+    from scopa_sim.engine.strategies import REGISTRY
     for b in registry.BUILTINS:
         spec = REGISTRY[b.name]
         assert (spec.id, spec.description, list(spec.params)) == (
@@ -360,7 +360,7 @@ def test_suggest_takes_a_user_strategy_and_shows_it_the_game_scores():
 
 
 def test_compare_and_tournament_take_functions():
-    from scopa_sim.matches import compare, tournament
+    from scopa_sim.study.matches import compare, tournament
     jitted = parse_strategy(JIT).spec.function
     r = compare(jitted, "greedy", deals=200, seed=2)
     assert r["margin"]["estimate"] == 0 and r["margin"]["low"] == 0    # the same play

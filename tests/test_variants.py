@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import scopa_sim
 from scopa_sim import Round, Rules, parse_cards
-from scopa_sim.rules import DESCRIPTIONS, FLAGS, PRESETS, SETTINGS
+from scopa_sim.engine.rules import DESCRIPTIONS, FLAGS, PRESETS, SETTINGS
 
 
 def stack(*front):
@@ -390,7 +390,7 @@ def test_changed_rules_are_named_after_the_preset_and_read_back():
 def test_simulate_stores_the_changed_name():
     df = scopa_sim.simulate(rounds=5, rules=option(ace_takes_all=True), seed=1)
     assert len(df) == 5
-    spec = scopa_sim.runner.RunSpec.make(rounds=5, rules="scopa+napola+re_bello", seed=1)
+    spec = scopa_sim.runs.plan.RunSpec.make(rounds=5, rules="scopa+napola+re_bello", seed=1)
     assert spec.rules.name == "scopa+re_bello+napola" and spec.rules.napola and spec.rules.re_bello
 
 

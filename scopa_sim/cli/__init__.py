@@ -50,7 +50,7 @@ if _LOADING:
 
 import click  # noqa: E402
 
-from ..executors import INTERRUPT, TERMINATED  # noqa: E402
+from ..runs.executors import INTERRUPT, TERMINATED  # noqa: E402
 from .options import Interrupted, flush_results, guard_output  # noqa: E402
 
 

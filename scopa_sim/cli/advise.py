@@ -1,16 +1,13 @@
 """`scopa-sim advise`: every legal move of a position, best first, with
-intervals. Thin: the work is in `scopa_sim.advise`."""
+intervals. Thin: the work is in `scopa_sim.study.advise`."""
 from __future__ import annotations
 
 import click
 
+from ..defaults import DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS, DEFAULT_STRATEGY
 from .options import (FORMAT, QUIET, cluster_options, emit, parse_rules, parse_seed, progress,
                       rules_options, seed_option, where, workers_option)
 
-DEFAULT_ROLLOUTS = 10_000          # = advise.DEFAULT_ROLLOUTS (checked by a test)
-DEFAULT_STRATEGY = "heuristic"     # = advise.DEFAULT_STRATEGY (checked by a test)
-DEEP_STRATEGY = "spimc:samples=40"  # = advise.DEEP_STRATEGY (checked by a test)
-DEEP_SAMPLES = 200                 # = advise.DEEP_SAMPLES
 
 
 def _cell(rec: dict, name: str, fmt: str, exact: bool) -> str:
@@ -106,7 +103,7 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
           --last theirs --score 5-7
       scopa-sim advise --hand "7d 7h As" --table "2c 4h 5s Qd" --until-halfwidth 0.02
     """
-    from ..advise import BATCH, DEEP_BATCH, build_position, check_score, evaluate, level
+    from ..study.advise import BATCH, DEEP_BATCH, build_position, check_score, evaluate, level
     strategy, rollouts = level(deep, strategy, rollouts)
     rules = parse_rules(rules_name, rule_options)
     at = check_score(score, rules)

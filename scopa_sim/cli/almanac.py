@@ -1,5 +1,5 @@
 """`scopa-sim almanac`: the Scopa almanac (ALMANAC.md and its charts), built
-from ordinary runs that resume. Thin: the work is in `scopa_sim.almanac`."""
+from ordinary runs that resume. Thin: the work is in `scopa_sim.study.almanac`."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -41,7 +41,7 @@ def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
       scopa-sim almanac --out /tmp/alm --quick  # about a minute
       scopa-sim almanac --out alm --cluster local:4
     """
-    from ..almanac import make
+    from ..study.almanac import make
     scheduler = where(scheduler, cluster)
     outside_runs(out_dir)
     seed = DEFAULT_SEED if seed is None else parse_seed(seed)

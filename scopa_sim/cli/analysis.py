@@ -18,7 +18,7 @@ def _open(run_dir):
     older store format is read with one warning line on stderr."""
     import warnings
 
-    from ..store import Run, StoreWarning
+    from ..runs.store import Run, StoreWarning
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", StoreWarning)
         run = Run.open(run_dir)
@@ -66,8 +66,8 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
       scopa-sim compare greedy random --games --deals 20000 --format json
       scopa-sim compare reply counter --rules scopa-3 --deals 20000
     """
-    from ..matches import DEFAULT_DEALS
-    from ..matches import compare as run_compare
+    from ..study.matches import DEFAULT_DEALS
+    from ..study.matches import compare as run_compare
     from ..analysis.views import compare_view
     if deals is not None and until_halfwidth is not None:
         raise click.UsageError("--deals and --until-halfwidth exclude each other")
@@ -112,7 +112,7 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
       scopa-sim tournament random greedy greedy:scopa=0 --deals 20000 --seed 1
       scopa-sim tournament random greedy greedy:coin=300 --format json > tour.json
     """
-    from ..matches import tournament as run_tournament
+    from ..study.matches import tournament as run_tournament
     from ..analysis.views import tournament_view
     seed = parse_seed(seed)
     rules = parse_rules(rules_name, rule_options)
@@ -173,7 +173,7 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
         check_writable(out_file)
     run = _open(run_dir)
     if out_file is not None:
-        from ..deals import dealt_again
+        from ..engine.deals import dealt_again
         new_files(report_files(out_file, run.spec, dealt_again(run.manifest)), overwrite)
     st = _stats(run, quiet, bootstrap)
     if out_file is not None:
@@ -315,8 +315,8 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
                                    "--kind heatmap --strategies A,B,C to run a tournament")
         outside_runs(out_file or Path("tournament.png"))
         new_files([out_file or Path("tournament.png")], overwrite)
-        from ..matches import tournament as run_tournament
-        from ..strategies import split_strategies
+        from ..study.matches import tournament as run_tournament
+        from ..engine.strategies import split_strategies
         names = [str(s) for s in split_strategies(strategies)]
         with progress(quiet, "tournament") as bar:
             pairs = len(names) * (len(names) - 1) // 2
@@ -330,7 +330,7 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
         if kind == "heatmap":
             raise click.UsageError("a heatmap is of a tournament: give its JSON file or "
                                    "--strategies")
-        from ..deals import dealt_again
+        from ..engine.deals import dealt_again
         run = _open(source)
         kinds = (charts.spec_kinds(run.spec, dealt_again(run.manifest)) if kind == "all"
                  else [kind or "winrates"])
@@ -431,7 +431,7 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rule
       scopa-sim odds --rule target=21 --out odds.png
     """
     from ..analysis import charts
-    from ..odds import odds as run_odds
+    from ..study.odds import odds as run_odds
     from ..analysis.views import odds_view
     if out_file is not None:
         charts.check_format(out_file)
@@ -517,7 +517,7 @@ def deals(run_dir, out_dir, quiet):
       scopa-sim deals runs/demo --out runs/demo-deals
       python -c "import pandas as pd; print(pd.read_parquet('runs/demo-deals').head())"
     """
-    from .. import deals as dealing
+    from ..engine import deals as dealing
     outside_runs(out_dir)                           # this run's folder, or any other run's
     run = _open(run_dir)
     with progress(quiet, "deals") as bar:

@@ -17,7 +17,7 @@ def rules_cmd():
     """
     from rich.table import Table
 
-    from ..rules import DESCRIPTIONS, FLAGS, PRESETS, SETTINGS, Rules
+    from ..engine.rules import DESCRIPTIONS, FLAGS, PRESETS, SETTINGS, Rules
     table = Table(title="rules presets (--rules NAME)", show_lines=True)
     table.add_column("preset", no_wrap=True)
     table.add_column("settings; description")
@@ -54,7 +54,7 @@ def strategies_cmd():
     """
     from rich.table import Table
 
-    from ..strategies import REGISTRY
+    from ..engine.strategies import REGISTRY
     table = Table(title="strategies (write name:key=value,key=value)")
     for col in ("strategy", "description", "parameters (defaults)"):
         table.add_column(col)

@@ -22,7 +22,7 @@ from functools import cache
 
 import click
 
-from ..batches import DUPLICATE_DEALS, DUPLICATE_GAMES, MAX
+from ..defaults import DUPLICATE_DEALS, DUPLICATE_GAMES, MAX
 
 WIDTH = 120              # table width when stdout is not a terminal
 _RESULTS: list = []      # the results stream on the kept copy of stdout, once guarded
@@ -145,7 +145,7 @@ def parse_seed(seed: str | None) -> int:
 def parse_rules(rules: str, options: tuple[str, ...]):
     """A preset (`--rules`, maybe `preset+option+...`) with the `--rule`
     changes: one reader for both (`Rules.with_changes`)."""
-    from ..rules import Rules
+    from ..engine.rules import Rules
     return Rules.with_changes(rules, options)
 
 
@@ -219,7 +219,7 @@ def outside_runs(path, itself: bool = True) -> None:
     import os
     from pathlib import Path
 
-    from ..store import MANIFEST
+    from ..runs.store import MANIFEST
     given, path = path, Path(os.path.abspath(Path(path).expanduser()))
     seen = [*([path] if itself else []), *path.parents]
     try:

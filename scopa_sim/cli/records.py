@@ -1,20 +1,17 @@
 """`scopa-sim record` (write a game record from a run, or check one) and
 `scopa-sim review` (every decision of a record rated). Thin: the work is in
-`scopa_sim.records` and `scopa_sim.review`."""
+`scopa_sim.engine.records` and `scopa_sim.study.review`."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
 
+from ..defaults import DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS, THRESHOLDS
 from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, emit, new_files, note,
                       outside_runs, parse_seed, progress, results, seed_option, where,
                       workers_option)
 
-DEFAULT_ROLLOUTS = 10_000           # = review.DEFAULT_ROLLOUTS (checked by a test)
-THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # = review.THRESHOLDS
-DEEP_STRATEGY = "spimc:samples=40"  # = advise.DEEP_STRATEGY
-DEEP_SAMPLES = 200                  # = advise.DEEP_SAMPLES
 
 
 @click.command()
@@ -43,8 +40,9 @@ def record(source, game, round_, names, strategy_files, out, overwrite):
       scopa-sim record runs/games --game 3 --names Ada,You --out game3.scopa
       scopa-sim record game3.scopa
     """
-    from ..records import from_run, read_record
-    from ..store import write_whole
+    from ..engine.records import read_record
+    from ..runs.export import from_run
+    from ..runs.store import write_whole
     if out is not None:
         outside_runs(out)
         new_files([out], overwrite)
@@ -164,8 +162,8 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
       scopa-sim review game.scopa --seat You --out review.html
     """
     from ..analysis import review_page
-    from ..records import read_record
-    from ..review import review as run_review
+    from ..engine.records import read_record
+    from ..study.review import review as run_review
     if out is not None:
         outside_runs(out)
         review_page.check_path(out)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..batches import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
+from ..defaults import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
 from .options import (Interrupted, cluster_options, note, out, outside_runs, parse_rules,
                       parse_seed, progress, results, rules_options, seed_option, where,
                       workers_option)
@@ -62,10 +62,11 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
       scopa-sim simulate --resume runs/random-vs-greedy-scopa-r1000000-s1
       scopa-sim simulate --resume runs/mine --strategy-file mine.py:f=mine.py
     """
-    from ..executors import executor
-    from ..runner import RunSpec, warm_kernels
-    from ..sources import open_to_resume
-    from ..store import Run
+    from ..runs.executors import executor
+    from ..runs.plan import RunSpec
+    from ..runs.runner import warm_kernels
+    from ..runs.sources import open_to_resume
+    from ..runs.store import Run
     scheduler = where(scheduler, cluster)
     if resume_dir is not None:
         given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTIONS
@@ -101,10 +102,10 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     bar, SIGTERM taken as Ctrl-C, and what to do next when interrupted."""
     from rich.progress import TextColumn, TimeRemainingColumn
 
-    from ..executors import ClusterError
+    from ..runs.executors import ClusterError
     from ..kernels import needs_compile
-    from ..stored_run import store_batches
-    from ..strategies import pack_strategies
+    from ..runs.resume import store_batches
+    from ..engine.strategies import pack_strategies
     spec = run.spec
     bar = progress(quiet, "simulate", False, TextColumn("eta"), TimeRemainingColumn())
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
@@ -129,14 +130,14 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
 
 
 def _saved(spec, run) -> str:
-    from ..store import resume_command
+    from ..runs.store import resume_command
     return (f"{spec.n_batches - run.n_missing:,} of {spec.n_batches:,} batches are saved; "
             f"finish with: {resume_command(run.root, run.stored)}")
 
 
 def _raise_interrupt(signum, frame):
     """SIGTERM while batches run (also in Python, outside the program)."""
-    from ..executors import TERMINATED
+    from ..runs.executors import TERMINATED
     TERMINATED.set()
     raise KeyboardInterrupt
 
@@ -150,7 +151,7 @@ def print_summary(run, s: dict, fmt: str) -> None:
     from rich.table import Table
 
     from ..analysis.views import category_rows
-    from ..store import side_strategy
+    from ..runs.store import side_strategy
     spec = run.spec
     labels = [side_strategy(spec, t) for t in range(spec.rules.n_sides)]
     if fmt == "table":

@@ -47,17 +47,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .advise import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
-                     DEFAULT_STRATEGY, MAX_ROLLOUTS, evaluate, rollout_strategy, self_play)
-from .cards import move_text, names
-from .checks import seed_or_fresh, whole
-from .executors import executor
-from .game import Game, Round
-from .records import RecordNotes, read_record, seat_named
-from .rules import Rules
-from .strategies import Strategy
+from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
+                        DEFAULT_STRATEGY, THRESHOLDS)
+from .advise import MAX_ROLLOUTS, evaluate, rollout_strategy, self_play
+from ..engine.cards import move_text, names
+from ..engine.checks import seed_or_fresh, whole
+from ..runs.executors import executor
+from ..engine.game import Game, Round
+from ..engine.record_format import RecordNotes, seat_named
+from ..engine.records import read_record
+from ..engine.rules import Rules
+from ..engine.strategies import Strategy
 
-THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}
 CHECKED = tuple(THRESHOLDS)          # quick labels the deep evaluator checks: all
 RATED = ("exact", "rollouts", "deep")   # the levels of a decision valued
 BASELINE_ROUNDS = 20_000             # self-play rounds for the expected margin at the deal
@@ -289,7 +290,7 @@ def _headers(game: Game, notes) -> dict:
 def _baseline(rules: Rules, strategy) -> np.ndarray:
     """base[d]: the expected round margin of the side d sides after the
     dealer's, in `BASELINE_ROUNDS` rounds of the strategy's self-play."""
-    from .runner import simulate
+    from ..runs.runner import simulate
     n = rules.n_sides
     df = simulate(rounds=BASELINE_ROUNDS, strategies=(strategy,) * n, rules=rules, seed=0)
     points = np.stack([df[f"points_{t}"].to_numpy() for t in range(n)], axis=1).astype(float)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernels
+from .. import kernels
 from .cards import cards_of
-from .kernels import registry, layout as L, position as P
-from .kernels.users import (
-    F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user)
-from .observation import Observation
+from ..kernels import registry, layout as L, position as P
+from ..kernels.users import F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user
+from ..observation import Observation
 from .rules import Rules, packed
 from .strategies import Strategy, pack_strategies
 from .user import UserSpec, python_arity

@@ -6,7 +6,7 @@ plays them against each other on duplicate deals (`matches.compare`) and
 replays a sample of those rounds move by move (`Round`), asking both at each
 decision, to say how often the maxim changes the move at all.
 
-    >>> from scopa_sim.maxims import measure
+    >>> from scopa_sim.study.maxims import measure
     >>> r = measure("settebello", deals=100_000, workers=1)
     >>> r["margin"]["estimate"], r["differ"]["rate"]
 
@@ -36,10 +36,11 @@ import math
 from pathlib import Path
 from typing import NamedTuple
 
-from .analysis.stats import Z95, wilson
-from .rules import Rules
+from .. import data
+from ..analysis.stats import Z95, wilson
+from ..engine.rules import Rules
 
-STRATEGY = Path(__file__).resolve().parents[1] / "docs" / "examples" / "maxims" / "base.py"
+STRATEGY = data.path("maxims.py")   # package data; docs/examples/maxims/base.py is its copy
 FUNCTION = "maxims"
 DEFAULT_DEALS = 100_000
 DEFAULT_SAMPLE = 500
@@ -94,7 +95,7 @@ def strategies(maxim: str, strategy: str | Path | None = None) -> tuple[str, str
         raise ValueError(f"unknown maxim {maxim!r}: choose from {', '.join(MAXIMS)}")
     path = Path(strategy) if strategy is not None else STRATEGY
     if not path.is_file():
-        raise FileNotFoundError(f"the maxims strategy {path} is not there (it lives in the "
+        raise FileNotFoundError(f"the maxims strategy {path} is not there (a copy is in the "
                                 f"source tree: docs/examples/maxims/base.py)")
     p = MAXIMS[maxim].parameter
     return f"{path}:{FUNCTION}:{p}=1", f"{path}:{FUNCTION}:{p}=0"
@@ -120,9 +121,9 @@ def arises(maxim: str, rules: str | Rules = "scopa", seed: int = 0,
     strategies are asked (`Round.suggest`, the same random bits for both).
     Wilson intervals for the share of such decisions where they differ, and
     of rounds with at least one."""
-    from .game import Round
-    from .runner import trace_round
-    from .strategies import parse_strategy
+    from ..engine.game import Round
+    from ..runs.traces import trace_round
+    from ..engine.strategies import parse_strategy
     rules = Rules.resolve(rules)
     on, off = (parse_strategy(s) for s in strategies(maxim, strategy))
     sides = rules.n_sides

@@ -19,14 +19,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import batches as sizes
-from .analysis.ratings import bradley_terry
-from .analysis.stats import PairedMoments, wilson
-from .checks import seed_or_fresh
-from .executors import executor
-from .rules import Rules
-from .runner import RunSpec, columns, run, run_batch
-from .strategies import parse_strategy
+from .. import defaults as sizes
+from ..analysis.ratings import bradley_terry
+from ..analysis.stats import PairedMoments, wilson
+from ..engine.checks import seed_or_fresh
+from ..runs.executors import executor
+from ..engine.rules import Rules
+from ..runs.plan import RunSpec
+from ..runs.runner import columns, run, run_batch
+from ..engine.strategies import parse_strategy
 
 DEFAULT_DEALS = 100_000
 DEFAULT_MAX_DEALS = 10_000_000

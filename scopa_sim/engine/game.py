@@ -10,17 +10,23 @@ the kernels are made once per thread (`_scratch`), not per call.
 from __future__ import annotations
 
 import functools
+import secrets
 import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from . import kernels, schema
-from .checks import MAX_SEED, SEED_SPAN, whole
+from .. import kernels
+from ..kernels import layout as L, position as P
+from . import schema
 from .cards import (Card, card_name, card_with_alias, cards_of, mask_of, names, parse_card,
                     parse_cards)
-from .kernels import layout as L, position as P
+from .checks import MAX_SEED, SEED_SPAN, whole
+from .deals import deck as dealt_deck
+from .record_format import write_record
 from .rules import Rules, packed
+from .seats import Seats
+from .strategies import parse_strategy
 
 Move = tuple[int, tuple[int, ...]]
 DECK_HINT = ("a deck is the 40 cards in dealing order, e.g. scopa_sim.deck_of(seed, index), "
@@ -486,8 +492,6 @@ class Round:
         plays by the one call of the kernels' strategy dispatch; a user
         strategy (or a built-in with a user rollout) through the seats of a
         batch (`seats.Seats`), which say which strategy failed and where."""
-        from .seats import Seats
-        from .strategies import parse_strategy
         s, seed = parse_strategy(strategy), _seed(seed)
         if self.done:
             raise ValueError("the round is over")
@@ -606,7 +610,6 @@ class Game:
     def __init__(self, rules: str | Rules = "scopa", first_dealer: int | None = None,
                  decks: Iterable[str | Iterable[Card]] | None = None, seed: int | None = None,
                  scores: Sequence[int] | None = None, index: int = 0):
-        import secrets
         self.rules = Rules.resolve(rules)
         if decks is not None and seed is not None:
             raise ValueError("give decks or a seed, not both")
@@ -625,8 +628,7 @@ class Game:
 
     def _deal(self, dealer: int) -> None:
         if self._decks is None:
-            from .deals import deck as dealt
-            deck = dealt(self._seed, self._index, len(self.rounds))
+            deck = dealt_deck(self._seed, self._index, len(self.rounds))
         else:
             deck = next(self._decks, None)
             if deck is None:                 # the decks given end here: so does the game
@@ -680,9 +682,8 @@ class Game:
         self._next_round([s + p for s, p in zip(self.scores, points)])
 
     def record(self, names: Sequence[str] | None = None, headers: dict | None = None) -> str:
-        """The game as a record (`records.write_record`, docs/RECORDS.md):
+        """The game as a record (`record_format.write_record`, docs/RECORDS.md):
         `names` one per seat; `headers` more 'Key: value' lines."""
-        from .records import write_record
         return write_record(self, names, headers)
 
     def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:

@@ -63,27 +63,23 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import kernels
-from .batches import MAX as MAX_BATCH, ROLLOUTS
-from .cards import (Card, card_name, card_with_alias, cards_of, mask_of, move_text, names,
-                    parse_cards)
-from .checks import below_target, mine_theirs, seed_or_fresh, whole
-from .runner import run
-from .kernels import registry, layout as L, position as P
-from .kernels.batch import call
-from .kernels.users import F_PLAY, F_SEAT
-from .seats import Seats, StrategyError
-from .rules import Rules, packed
-from .strategies import Strategy, parse_strategy
+from .. import kernels
+from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
+                        DEFAULT_STRATEGY, MAX as MAX_BATCH, ROLLOUTS)
+from ..engine.cards import (Card, card_name, card_with_alias, cards_of, mask_of, move_text, names,
+                            parse_cards)
+from ..engine.checks import below_target, mine_theirs, seed_or_fresh, whole
+from ..runs.runner import run
+from ..kernels import registry, layout as L, position as P
+from ..kernels.batch import call
+from ..kernels.users import F_PLAY, F_SEAT
+from ..engine.seats import Seats, StrategyError
+from ..engine.rules import Rules, packed
+from ..engine.strategies import Strategy, parse_strategy
 
-DEFAULT_STRATEGY = "heuristic"
-DEFAULT_ROLLOUTS = 10_000
 MAX_ROLLOUTS = 10_000_000
-BATCH = ROLLOUTS                # rollouts per batch (batches.py); the stop checks come at BATCH x 2^k
+BATCH = ROLLOUTS                # rollouts per batch (defaults.py); the stop checks come at BATCH x 2^k
 EXACT_CARDS = 10                # exact values with at most this many cards in hands
-DEEP_STRATEGY = "spimc:samples=40"   # the deep evaluation's: strong, about 0.5 ms a move
-DEEP_SAMPLES = 200              # its deals of the hidden cards, at most
-DEEP_BATCH = 50                 # and its batches: the stop checks at 50, 100
 GAME_ROUNDS = 20_000            # self-play rounds for the game's Markov chain
 OUT = L.MAX_PLAYERS - 1         # the pile slot of cards out of play (no side's)
 
@@ -265,9 +261,9 @@ class _Job:
 
 def _batch(job: _Job, b: int) -> np.ndarray:
     """Rollouts b*batch.. of every move: round points int16[count, moves, sides]."""
-    from .kernels.advise import advise_batch, deep_batch
-    from .kernels.moves import W_SIZE
-    from .kernels.search import search_scratch
+    from ..kernels.advise import advise_batch, deep_batch
+    from ..kernels.moves import W_SIZE
+    from ..kernels.search import search_scratch
     first = b * job.batch
     count = min(job.batch, job.total - first)
     n = len(job.cards)
@@ -322,9 +318,9 @@ def self_play(strategy: Strategy) -> Strategy:
 
 def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
     """(margins float64[n], points int16[n, sides]) by minimax, or None."""
-    from .kernels.advise import exact_values
-    from .kernels.moves import W_SIZE
-    from .kernels.search import MAX_DEPTH
+    from ..kernels.advise import exact_values
+    from ..kernels.moves import W_SIZE
+    from ..kernels.search import MAX_DEPTH
     n = len(cards)
     values = np.zeros(n, np.float64)
     out = np.zeros((n, n_sides), np.int16)
@@ -395,7 +391,7 @@ def _game_chances(rules: Rules, strategy: Strategy):
     """(v[s0, s1, dealer], tied[dealer]): P(side 0 wins the game) from each
     score below the target, and from a tie at or above it, with the next
     round dealt by `dealer`, in self-play of `strategy`."""
-    from .analysis.markov import tied_chances, win_table
+    from ..analysis.markov import tied_chances, win_table
     from .odds import simulated_counts
     counts = simulated_counts((strategy, strategy), rules, 0, GAME_ROUNDS).astype(np.float64)
     dist = counts / counts.sum((1, 2), keepdims=True)
@@ -444,7 +440,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     n_sides = rules.n_sides
     cards = np.zeros(L.MAX_MOVES, np.int64)
     takes = np.zeros(L.MAX_MOVES, np.uint64)
-    from .kernels.moves import W_SIZE
+    from ..kernels.moves import W_SIZE
     n = int(kernels.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules_v, cards, takes,
                                 np.zeros(W_SIZE, np.int64)))
     cards, takes = cards[:n].copy(), takes[:n].copy()
@@ -583,7 +579,7 @@ def advise_round(game, score: str | Sequence[int] | None = None, strategy=None,
     seeing what that seat sees (the other hands and the deck are dealt
     afresh in every rollout; `deep` as in `advise`). For a Game the score
     is the game's, unless `score` (the seat's side first) is given."""
-    from .game import Game, Round
+    from ..engine.game import Game, Round
     if isinstance(game, Game):
         rnd = game.round
         if score is None and not game.done:

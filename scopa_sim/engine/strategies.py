@@ -2,7 +2,7 @@
 strategy with its parameters.
 
 Built-in strategies come from the one declaration in `kernels.registry.BUILTINS`;
-user strategies (`scopa_sim.user`) are written `PATH.py:NAME` or
+user strategies (`scopa_sim.engine.user`) are written `PATH.py:NAME` or
 `package.module:NAME` (then `:key=value,...` for their declared
 parameters), or passed as functions.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import user
-from .kernels import registry, layout
-from .kernels.registry import Param
+from ..kernels import registry, layout
+from ..kernels.registry import Param
 from .user import UserSpec
 
 
@@ -38,7 +38,7 @@ class StrategySpec:
 
 
 REGISTRY = {b.name: StrategySpec(b.name, b.id, b.kind, b.help, b.params) for b in registry.BUILTINS}
-ROLLOUTS = tuple(b.name for b in registry.BUILTINS if b.kind != "search")   # "strategy" values
+FAST_NAMES = tuple(b.name for b in registry.BUILTINS if b.kind != "search")   # "strategy" values
 
 
 @dataclass(frozen=True)
@@ -144,9 +144,9 @@ def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec])
     if p.kind == "strategy":
         if user.is_reference(text):
             return _user(text, known)
-        if text not in ROLLOUTS:
+        if text not in FAST_NAMES:
             raise ValueError(f"parameter {p.name} of {strategy} names a fast strategy "
-                             f"({', '.join(ROLLOUTS)}) or a jitted user strategy PATH.py:NAME")
+                             f"({', '.join(FAST_NAMES)}) or a jitted user strategy PATH.py:NAME")
         return float(registry.NAMES.index(text))
     try:
         return float(text)
@@ -164,8 +164,8 @@ def _check_value(strategy: str, p: Param, value) -> None:
                 raise ValueError(f"{where}: a rollout plays in the kernel, so {value.text} "
                                  f"must be a jitted (@numba.njit) strategy")
             return
-        if value not in [registry.NAMES.index(name) for name in ROLLOUTS]:
-            raise ValueError(f"{where} names a fast strategy: {', '.join(ROLLOUTS)}")
+        if value not in [registry.NAMES.index(name) for name in FAST_NAMES]:
+            raise ValueError(f"{where} names a fast strategy: {', '.join(FAST_NAMES)}")
         return
     if (isinstance(value, (bool, np.bool_))
             or not isinstance(value, (int, float, np.integer, np.floating))

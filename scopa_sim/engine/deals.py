@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import kernels
+from .. import kernels
 from .rules import Rules, packed
 
 STREAMS_FORMAT = 2        # runs of an older store format were dealt from other streams

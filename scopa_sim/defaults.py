@@ -1,5 +1,7 @@
-"""How many units a batch holds, for each kind of unit: the one place batch
-sizes are set (light: the command line reads it for its help).
+"""Every default that more than one place needs, set once (light: the
+command line reads it for its help; nothing is imported here).
+
+How many units a batch holds, for each kind of unit:
 
 A batch is the runner's unit of work (`runner.run`): planned, run on any
 worker, handed to the consumer in order. Results never depend on these
@@ -18,3 +20,12 @@ MAX = 1_000_000                 # any unit: a batch is held in memory
 def default(games: bool) -> int:
     """Rounds or games per batch of a simulated run."""
     return GAMES if games else ROUNDS
+
+
+# ---- advise and review: what values a move --------------------------------------------
+DEFAULT_STRATEGY = "heuristic"          # plays the rollouts out (the quick pass)
+DEFAULT_ROLLOUTS = 10_000               # rollouts per decision, at most (each stops once separated)
+DEEP_STRATEGY = "spimc:samples=40"      # the deep evaluation's: strong, about 0.5 ms a move
+DEEP_SAMPLES = 200                      # its deals of the hidden cards, at most
+DEEP_BATCH = 50                         # and its batches: the stop checks at 50, 100
+THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # review's labels, round points

@@ -8,9 +8,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .analysis.summary import Tally
+from ..analysis.summary import Tally
 from .executors import executor
-from .runner import RunSpec, batch_columns, run
+from .plan import RunSpec
+from .runner import batch_columns, run
 from .sources import open_to_resume
 from .store import encode_batch
 

@@ -58,10 +58,12 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import data
+
 PRESETS = ("scopa", "scopa-3", "scopa-4", "scopone-scientifico")
 STRONG = "endgame"
 LADDER = (("spimc", "endgame"), ("endgame", "greedy"), ("greedy", "random"))
-RECORD = Path(__file__).resolve().parents[1] / "docs" / "examples" / "seed-003.scopa"
+RECORD = data.path("seed-003.scopa")   # package data; docs/examples/ has its copy
 DOCUMENT = "ALMANAC.md"
 
 
@@ -116,9 +118,9 @@ def ensure_run(root: Path, spec, workers=None, scheduler=None, progress: Progres
     """The ordinary run of `spec` in `root`, read back (`store.Run`): made if
     absent, resumed if unfinished, only opened if finished. A folder there
     holding another run is refused."""
-    from .sources import open_to_resume
-    from .store import MANIFEST, Run, StoredSpec, spec_dict
-    from .stored_run import store_batches
+    from ..runs.sources import open_to_resume
+    from ..runs.store import MANIFEST, Run, StoredSpec, spec_dict
+    from ..runs.resume import store_batches
     root = Path(root)
     step = root.name
     done = [0]
@@ -147,8 +149,8 @@ def ensure_run(root: Path, spec, workers=None, scheduler=None, progress: Progres
 def main_run(out: Path, preset: str, units: int, games: bool = False, seed: int = 2026,
              strategy: str = STRONG, workers=None, scheduler=None, progress=None):
     """Every seat playing `strategy` under `preset`: `units` rounds (or games)."""
-    from .rules import Rules
-    from .runner import RunSpec
+    from ..engine.rules import Rules
+    from ..runs.plan import RunSpec
     rules = Rules.resolve(preset)
     kind = "games" if games else "rounds"
     spec = RunSpec.make(**{kind: units}, strategies=(strategy,) * rules.n_sides, rules=rules,
@@ -210,7 +212,7 @@ def _role_sides(rules, dealer: np.ndarray) -> np.ndarray:
 def edge(rounds_run, games_run=None, bootstrap: int = 200) -> dict:
     """The dealer's side against the first player's, per round (margin and
     P(win the round)) and per game (P(the first dealer's side wins))."""
-    from .analysis.runstats import run_stats
+    from ..analysis.runstats import run_stats
     st = run_stats(rounds_run, bootstrap=bootstrap, values=False)
     out = {"rounds": st["rounds"], "dealer": st["dealer"], "round_tie": st["round_tie"],
            "strategies": st["strategies"], "seed": st["seed"], "rules": st["rules"]}
@@ -227,9 +229,9 @@ def points(run) -> dict:
     (tied), how the category points are split, scopas per round by role,
     rounds decided by scopas alone, and (two sides) the rounds' joint
     points per dealer seat, for the odds."""
-    from . import schema
-    from .analysis.markov import round_counts, trimmed, MAX_POINTS
-    from .analysis.stats import Moments, mean_from_sums, strict_leader, wilson
+    from ..engine import schema
+    from ..analysis.markov import round_counts, trimmed, MAX_POINTS
+    from ..analysis.stats import Moments, mean_from_sums, strict_leader, wilson
     rules = run.spec.rules
     n, players = rules.n_sides, rules.players
     cats = [c for c, _ in schema.categories(rules) if c.startswith("pt_")]
@@ -293,15 +295,15 @@ def points(run) -> dict:
 
 def cards(run) -> dict:
     """What each card in the first hand is worth (`values.card_values`)."""
-    from .analysis.values import card_values
+    from ..analysis.values import card_values
     return card_values(run)
 
 
 def odds_table(joint, rules, strategies, rounds: int, seed: int, bootstrap: int) -> dict:
     """P(side 0 wins the game) from every score, from the run's rounds
     (their joint points per dealer seat, `points`), averaged over the
-    dealer of the next round; bootstrap intervals, as `scopa_sim.odds`."""
-    from .analysis.markov import bootstrap as markov_bootstrap, win_tables
+    dealer of the next round; bootstrap intervals, as `scopa_sim.study.odds`."""
+    from ..analysis.markov import bootstrap as markov_bootstrap, win_tables
     counts = np.asarray(joint, np.int64)
     point, low, high = markov_bootstrap(counts, lambda d: win_tables(d, rules.target).mean(-1),
                                         bootstrap, seed)
@@ -360,7 +362,7 @@ CLAIMS = (
 
 def claims(run) -> list[dict]:
     """Claims of the rule texts, each answered with `ask` over the run."""
-    from .analysis.query import ask
+    from ..analysis.query import ask
     out = []
     for c in CLAIMS:
         r = dict(c, answer=ask(run, c["event"], c["given"]))
@@ -436,10 +438,10 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
     """Build the almanac in folder `out`: every run under out/runs/ (resumed
     when there), every comparison under out/parts/, then out/ALMANAC.md and
     its charts. Returns the document's path."""
-    from .executors import executor
+    from ..runs.executors import executor
     from .maxims import MAXIMS
-    from .rules import Rules
-    from .runner import warm_kernels
+    from ..engine.rules import Rules
+    from ..runs.runner import warm_kernels
     out = Path(out)
     sizes = sizes or (QUICK if quick else DEFAULT)
     data = {"seed": seed, "version": version(), "quick": quick, "sizes": asdict(sizes),
@@ -519,7 +521,7 @@ def _at(counts: list, k: int) -> int:
 
 
 def wilson_of(k: int, n: int) -> dict:
-    from .analysis.stats import wilson
+    from ..analysis.stats import wilson
     return wilson(k, n).as_dict()
 
 
@@ -559,7 +561,7 @@ def render(data: dict, out: Path) -> Path:
 
 
 def _edge_md(data, out, made) -> list[str]:
-    from .analysis.charts import _figure, save
+    from ..analysis.charts import _figure, save
     doc = ["## The edge: dealer against first player\n",
            "Per round: the dealer's side's points minus the first player's side's (margin), "
            "and each side's P(win the round). Per game: P(the side that deals the first "
@@ -590,7 +592,7 @@ def _edge_md(data, out, made) -> list[str]:
 
 
 def _points_md(data, out, made) -> list[str]:
-    from .analysis.charts import SIDE_COLOURS, _figure, save
+    from ..analysis.charts import SIDE_COLOURS, _figure, save
     doc = ["## Points: what a round is made of\n"]
     for preset, p in data["presets"].items():
         pt = p["points"]
@@ -640,8 +642,8 @@ def _points_md(data, out, made) -> list[str]:
 
 
 def _cards_md(data, out, made) -> list[str]:
-    from .analysis.charts import draw
-    from .cards import card_name
+    from ..analysis.charts import draw
+    from ..engine.cards import card_name
     doc = ["## Cards: what each card of the first hand is worth\n",
            "A card's worth: the mean round margin of the side whose first hand holds it; "
            "a hand's worth: the sum of its cards' values.\n"]
@@ -668,7 +670,7 @@ def _cards_md(data, out, made) -> list[str]:
 
 
 def _odds_md(data, out, made) -> list[str]:
-    from .analysis.charts import draw
+    from ..analysis.charts import draw
     doc = ["## Odds: P(win the game) from every score\n",
            "From the rounds of the main run: the Markov chain over the score, its round "
            "distribution resampled for the 95% interval; the next round's dealer averaged "
@@ -697,7 +699,7 @@ def _odds_md(data, out, made) -> list[str]:
 
 
 def _skill_md(data, out, made) -> list[str]:
-    from .analysis.charts import _figure, save
+    from ..analysis.charts import _figure, save
     doc = ["## Skill against luck\n",
            "How much better play is worth, on duplicate deals (each deck played with the "
            "strategies in every seat, so the luck of the deal cancels), set against the spread "
@@ -735,7 +737,7 @@ def _skill_md(data, out, made) -> list[str]:
 
 
 def _advice_md(data, out, made) -> list[str]:
-    from .analysis.charts import _figure, save
+    from ..analysis.charts import _figure, save
     doc = ["## The advice of the rule texts, measured\n",
            "Each piece of advice is one switch of the strategy "
            "`docs/examples/maxims/base.py:maxims`: two strategies that differ in that one rule "

@@ -37,8 +37,8 @@ import numba
 from numba.core import config
 from numba.core.compiler_lock import global_compiler_lock
 
-from .kernels import _jit
-from .kernels.registry import Param
+from ..kernels import _jit
+from ..kernels.registry import Param
 
 PARAMS_ATTRIBUTE = "scopa_params"
 USER_CACHE = _jit.CACHE_DIR / "user" if _jit.CACHE_DIR else None   # see _compiling
@@ -309,7 +309,7 @@ def _check_jitted(function, text: str, checked: bool) -> None:
     from numba.core import types
     from numba.core.errors import NumbaError
 
-    from .kernels.users import SIGNATURE
+    from ..kernels.users import SIGNATURE
     contract = (f"strategy {text}: a jitted strategy is f(obs, cards, takes, params) on int64, "
                 f"int64, int64 and float64 arrays, returning an int (int64)")
     try:

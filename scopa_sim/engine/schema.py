@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .kernels import layout as L
+from ..kernels import layout as L
 
 
 VALUES = ("count", "seat", "seat or -1", "side")

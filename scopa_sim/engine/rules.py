@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import layout as L
+from ..kernels import layout as L
 
 # Options that are on or off.
 BOOL_OPTIONS = ("refill", "scopa_on_last_play", "fewest_cards", "ace_takes_all",
@@ -213,7 +213,7 @@ class Rules:
     def game_over(self, totals) -> bool:
         """Whether a game ends with these side totals after a round: some side
         at or above the target, and the top total held by one side alone."""
-        from .kernels.round import game_over            # the rule, written once
+        from ..kernels.round import game_over  # the rule, written once
         totals = [int(x) for x in totals]
         if len(totals) != self.n_sides:
             raise ValueError(f"give a total for each of the {self.n_sides} sides")

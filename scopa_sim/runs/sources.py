@@ -20,10 +20,10 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from .runner import RunSpec
+from .plan import RunSpec
 from .store import Run, Source, StoredSpec, StoreError, recorded_file, spec_dict
-from .strategies import parse_strategy
-from .user import UserSpec, UserStrategyError, digest_of, is_file_text, load
+from ..engine.strategies import parse_strategy
+from ..engine.user import UserSpec, UserStrategyError, digest_of, is_file_text, load
 
 
 class _Recorded(dict):

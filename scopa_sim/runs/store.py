@@ -41,11 +41,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from . import schema
-from .rules import Rules
-from .runner import Planned, RunSpec
-from .strategies import user_slots
-from .user import is_file_text, is_reference
+from ..engine import schema
+from ..engine.rules import Rules
+from .plan import Planned, RunSpec
+from ..engine.strategies import user_slots
+from ..engine.user import is_file_text, is_reference
 
 FORMAT = 2                      # 2: each part's sha256 recorded; every deck dealt from the seed
 READABLE = (1, 2)               # format 1 is read with a warning, never resumed

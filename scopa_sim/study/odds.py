@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .analysis.markov import bootstrap as markov_bootstrap, round_counts, trimmed, win_tables
-from .checks import below_target, mine_theirs, seed_or_fresh, whole
-from .rules import Rules
-from .runner import simulate
-from .strategies import split_strategies
+from ..analysis.markov import bootstrap as markov_bootstrap, round_counts, trimmed, win_tables
+from ..engine.checks import below_target, mine_theirs, seed_or_fresh, whole
+from ..engine.rules import Rules
+from ..runs.runner import simulate
+from ..engine.strategies import split_strategies
 
 
 MAX_TARGET = 301                # the largest target odds take: well under a minute (README)

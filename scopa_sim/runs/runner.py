@@ -1,0 +1,119 @@
+"""Running simulations: one batch in the kernel, and the one batch loop
+(`run`): batches streamed from an executor (`executors`) to a consumer,
+which folds them (a DataFrame here, Parquet parts and their tally in
+`resume`, duplicate-deal totals in `study.matches`, rollouts in
+`study.advise`) and says when to stop. The run spec is `plan.RunSpec`.
+
+Batch `b` of a run covers units (rounds or games) `b*size .. (b+1)*size - 1`
+and is a pure function of the run spec and `b`, so batches can run on any
+worker, in any order, and give the same bytes.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from ..engine import schema
+from ..engine.checks import seed_or_fresh, whole
+from ..engine.deals import for_rows
+from ..engine.rules import Rules
+from ..engine.seats import Seats
+from ..kernels import layout as L
+from .executors import executor, stream
+from .plan import DEFAULT_BATCH, RunSpec
+
+
+def run(task: Callable, args: tuple, batches, consume: Callable[[int, object], object],
+        workers: int | None = None, scheduler=None, setup: Callable | None = None) -> bool:
+    """The batch loop every simulation shares: `task(*args, b)` for each b of
+    `batches` (planned lazily: any iterable) on `workers` threads or a Dask
+    cluster (`scheduler`: as for `simulate`, or an executor already open),
+    each result handed to `consume(b, result)` in batch order. A true return
+    of `consume` stops the run: what is in flight is cancelled, and `run`
+    returns True (False when every batch was consumed). Ctrl-C (or SIGTERM,
+    `executors`) cancels the pending batches and raises KeyboardInterrupt
+    out of `run`; what was consumed stays consumed."""
+    with executor(workers, scheduler, setup=setup) as ex:
+        for b, result in stream(task, args, batches, ex):
+            if consume(b, result):
+                return True
+    return False
+
+
+def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND]).
+    A strategy that fails raises `play.StrategyError`, naming where."""
+    first, count = spec.batch_range(b)
+    seats = Seats(spec.rules, spec.strategies)
+    capacity = 8 * count + 64 if spec.games else count
+    while True:
+        sides = np.zeros((capacity, spec.rules.n_sides, L.N_SIDE), np.int16)
+        rounds = np.zeros((capacity, L.N_ROUND), np.int64)
+        rows = seats.play(spec.games, spec.seed, first, count, sides, rounds)
+        if rows >= 0:
+            return sides[:rows], rounds[:rows]
+        capacity *= 4
+
+
+def warm_kernels() -> None:
+    """Load (or compile) the kernels of the default strategies in this
+    process: a Dask worker's `setup`, so that no batch pays for it."""
+    for kind in ("rounds", "games"):
+        run_batch(RunSpec.make(**{kind: 1}, strategies=("random", "greedy")), 0)
+
+
+def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, np.ndarray]:
+    """A batch's arrays as named contiguous columns, as `schema` declares them:
+    the round fields, then each side's fields (`points_0`, ...). The kernel
+    writes rows; one transpose makes the columns."""
+    by_field = np.ascontiguousarray(sides.transpose(1, 2, 0))     # [side, field, row]
+    round_fields = np.ascontiguousarray(rounds.T)
+    cols = {f.name: round_fields[L.ROUND_FIELDS.index(f.name)].astype(f.dtype, copy=False)
+            for f in schema.present(schema.ROUND, spec.rules, spec.games)}
+    fields = schema.present(schema.SIDE, spec.rules, spec.games)
+    for t in range(spec.rules.n_sides):
+        for f in fields:
+            cols[f"{f.name}_{t}"] = by_field[t, L.SIDE_FIELDS.index(f.name)].astype(f.dtype,
+                                                                                  copy=False)
+    return cols
+
+
+def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
+    """Batch `b` as named columns (a batch task: runs on any executor)."""
+    return columns(spec, *run_batch(spec, b))
+
+
+def simulate(rounds: int | None = None, games: int | None = None,
+             strategies=("random", "greedy"), rules: str | Rules = "scopa",
+             seed: int | None = None, workers: int = 1, batch_size: int = DEFAULT_BATCH,
+             progress: Callable[[int], None] | None = None, scheduler=None,
+             deals: bool = False) -> pd.DataFrame:
+    """Simulate `rounds` rounds (or `games` games) and return one row per round
+    (with games, `game` is the game index and `round` the round within it);
+    with `deals`, also each round's deal columns (`scopa_sim.engine.deals`: every
+    seat's first hand and cards dealt, and the first table, as card sets).
+
+    Strategies: one per side (or per seat), e.g. ("random", "greedy:scopa=2000").
+    Batches run on `workers` threads, or on a Dask cluster (`scheduler`: an
+    address tcp://HOST:PORT, "local:N" for N local worker processes, or a
+    `distributed.Client`). The same seed gives the same rows for any
+    `workers`, `batch_size` and scheduler; without one a fresh seed is drawn.
+    The seed is in `df.attrs["seed"]`.
+    """
+    spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size)
+    workers = whole(workers, "workers", 1, 1024)
+    parts = []
+
+    def keep(_, cols):
+        parts.append(cols)
+        if progress:
+            progress(len(cols["round"]))
+    run(batch_columns, (spec,), range(spec.n_batches), keep, workers, scheduler, warm_kernels)
+    columns = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    if deals:
+        columns.update(for_rows(spec.rules, spec.seed, spec.games, columns))
+    df = pd.DataFrame(columns, copy=False)              # one copy of each column, no more
+    df.attrs["seed"] = spec.seed
+    return df
