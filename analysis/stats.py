@@ -1,10 +1,12 @@
-"""Statistics with their uncertainty: every rate comes with n and an interval."""
+"""Statistics with their uncertainty: every rate comes with n and an interval.
+Every interval the package shows is computed here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.weightstats import DescrStatsW
 
 Z95 = 1.959963984540054
 
@@ -96,6 +98,35 @@ def mean_interval(values) -> Mean:
     if x.size == 0:
         return Mean(float("nan"), float("nan"), 0)
     return Mean(float(x.mean()), float(x.std(ddof=1)) if x.size > 1 else float("nan"), int(x.size))
+
+
+def column_means(x, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The column means of x[row, column] (e.g. rollout, move) with their
+    1 - alpha Student t intervals (statsmodels): (means, lows, highs)."""
+    d = DescrStatsW(np.asarray(x, np.float64))
+    low, high = d.tconfint_mean(alpha=alpha)
+    return d.mean, np.asarray(low), np.asarray(high)
+
+
+def column_chances(x) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The column means of chances x[row, column] in [0, 1] with 95%
+    intervals: Wilson's when every x is 0 or 1 (each one decided), else
+    Student t (`column_means`)."""
+    if np.isin(x, (0.0, 1.0)).all():
+        wins = x.sum(0)
+        low, high = proportion_confint(wins, len(x), alpha=0.05, method="wilson")
+        return wins / len(x), np.asarray(low), np.asarray(high)
+    return column_means(x)
+
+
+def mean_t_interval(x: np.ndarray) -> tuple[float, float, float]:
+    """The mean of x with its 95% Student t interval: (mean, low, high), the
+    interval NaN with fewer than two values (the mean too with none)."""
+    nan = float("nan")
+    if len(x) < 2:
+        return (float(x.mean()) if len(x) else nan), nan, nan
+    mean, low, high = column_means(np.asarray(x, float)[:, None])
+    return float(mean[0]), float(low[0]), float(high[0])
 
 
 @dataclass(frozen=True)
