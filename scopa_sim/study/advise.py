@@ -1,6 +1,9 @@
 """Which move, with intervals: every legal move of the seat to play with its
-expected round point margin, its probability of winning the round and,
-given the score, of winning the game; best move first.
+expected round point margin over the best other side (the seat's side's
+points minus the best other side's: "margin" in the results; with two
+sides the plain difference), its probability of winning the round and,
+given the score, of winning the game; best move first. (`compare`'s margin
+differs with three sides: over the others' mean, `matches`.)
 
     advise(hand="7d 7h As", table="2c 4h 5s Qd")      # a position written out
     advise_round(game)                                # a Round or Game being stepped
@@ -349,8 +352,9 @@ def _open(pos: np.ndarray, seat: int, rules: Rules) -> bool:
 
 
 # ---- statistics -------------------------------------------------------------------
-def _margins(points: np.ndarray, side: int) -> np.ndarray:
-    """Side's points minus the best other side's, over the last axis."""
+def _margins_over_best(points: np.ndarray, side: int) -> np.ndarray:
+    """Side's points minus the best other side's, over the last axis (its
+    margin over the best other side: a move's "margin")."""
     others = np.delete(points, side, axis=-1).max(axis=-1)
     return points[..., side].astype(np.int64) - others
 
@@ -360,11 +364,12 @@ def _looks(rollouts: int, batch: int) -> int:
     return max(1, (max(rollouts - 1, 1) // batch).bit_length())
 
 
-def _separated(margins: np.ndarray, looks: int) -> bool:
+def _separated(over_best: np.ndarray, looks: int) -> bool:
     """Whether the best move's paired interval against every other move (not
-    equal to it on every deal), at 95% split over `looks`, lies above 0."""
-    best = int(np.argmax(margins.mean(0)))
-    diff = margins[:, [best]] - margins
+    equal to it on every deal), at 95% split over `looks`, lies above 0
+    (`over_best[rollout, move]`: margins over the best other side)."""
+    best = int(np.argmax(over_best.mean(0)))
+    diff = over_best[:, [best]] - over_best
     rivals = (diff != 0).any(0)
     if not rivals.any():
         return True
@@ -462,7 +467,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
             if state["done"] < state["check"] or state["done"] == rollouts or not early_stop:
                 return False
             state["check"] *= 2
-            m = _margins(np.concatenate(parts), side)
+            m = _margins_over_best(np.concatenate(parts), side)
             if until_halfwidth is not None:
                 _, low, high = column_means(m)
                 if ((high - low) / 2 <= until_halfwidth).all():
@@ -479,18 +484,18 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
         run(_batch, (job,), range(-(-rollouts // batch)), fold, workers, scheduler)
         stopped = state["stopped"]
         points = np.concatenate(parts)
-        margins = _margins(points, side)
-        best = int(np.argmax(margins.mean(0)))
-        cols = {"margin": column_means(margins),
-                "vs_best": column_means(margins - margins[:, [best]]),
-                "win_round": column_chances((margins > 0) * 1.0)}
+        over_best = _margins_over_best(points, side)
+        best = int(np.argmax(over_best.mean(0)))
+        cols = {"margin": column_means(over_best),
+                "vs_best": column_means(over_best - over_best[:, [best]]),
+                "win_round": column_chances((over_best > 0) * 1.0)}
         if score is not None:
             g = _win_game(points, side, score, rules, next_dealer, s)
             cols["win_game"] = column_chances(g)
             if paired_win:
                 cols["win_vs_best"] = column_means(g - g[:, [best]])
         margin = cols["margin"][0]
-        result.update(exact=False, rollouts=len(margins), stopped=stopped)
+        result.update(exact=False, rollouts=len(over_best), stopped=stopped)
 
     for j in sorted(range(n), key=lambda j: -margin[j]):          # stable: canonical on ties
         take = cards_of(int(takes[j]))

@@ -290,8 +290,9 @@ def _headers(game: Game, notes) -> dict:
 
 @functools.lru_cache(maxsize=16)
 def _baseline(rules: Rules, strategy) -> np.ndarray:
-    """base[d]: the expected round margin of the side d sides after the
-    dealer's, in `BASELINE_ROUNDS` rounds of the strategy's self-play."""
+    """base[d]: the expected round margin over the best other side (as
+    `advise`'s) of the side d sides after the dealer's, in `BASELINE_ROUNDS`
+    rounds of the strategy's self-play."""
     n = rules.n_sides
     df = simulate(rounds=BASELINE_ROUNDS, strategies=(strategy,) * n, rules=rules, seed=0)
     points = np.stack([df[f"points_{t}"].to_numpy() for t in range(n)], axis=1).astype(float)
@@ -318,10 +319,10 @@ def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
             scores = [a + b for a, b in zip(scores, points)]
             dealer_side = r.teams[rnd.dealer]
             for t in set(rows.loc[rows["level"] != "not reviewed", "side"]):
-                margin = points[t] - max(p for u, p in enumerate(points) if u != t)
+                over_best = points[t] - max(p for u, p in enumerate(points) if u != t)
                 own = rows.loc[rows["side"] == t, "cost"].sum()
                 theirs = rows.loc[rows["side"] != t, "cost"].sum()
-                luck[t] = margin - base[(t - dealer_side) % r.n_sides] - (theirs - own)
+                luck[t] = over_best - base[(t - dealer_side) % r.n_sides] - (theirs - own)
         out.append({"round": k, "dealer": notes.names[rnd.dealer],
                     "deals": _deals(rnd, k, notes, rows), "points": points,
                     "score": list(scores) if points is not None else None, "luck": luck,
