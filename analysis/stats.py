@@ -2,6 +2,7 @@
 Every interval the package shows is computed here."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,6 +99,18 @@ def mean_interval(values) -> Mean:
     if x.size == 0:
         return Mean(float("nan"), float("nan"), 0)
     return Mean(float(x.mean()), float(x.std(ddof=1)) if x.size > 1 else float("nan"), int(x.size))
+
+
+def rate_difference(k1: int, k2: int, n: int) -> dict:
+    """k1/n - k2/n for two outcomes of the same n trials (e.g. rounds won and
+    rounds lost), with a normal 95% interval (the multinomial variance, the
+    trials taken as independent): estimate, n, low, high."""
+    if not n:
+        return {"estimate": float("nan"), "n": 0, "low": float("nan"), "high": float("nan")}
+    p1, p2 = k1 / n, k2 / n
+    d = p1 - p2
+    half = Z95 * math.sqrt(max(p1 + p2 - d * d, 0.0) / n)
+    return {"estimate": d, "n": n, "low": d - half, "high": d + half}
 
 
 def column_means(x, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
