@@ -10,6 +10,8 @@
     output      table / JSON / CSV rendering
     report      Markdown and HTML reports with their charts
     charts      matplotlib charts (Agg)
+    almanac     the almanac's numbers from its runs and results (it plays nothing)
+    almanac_page ALMANAC.md and its charts from those numbers
 """
 if __name__ != "scopa_sim.analysis":         # imported as a top-level `analysis` from the repository root
     raise ImportError("this folder is installed as scopa_sim.analysis: import scopa_sim.analysis, not "

@@ -1,10 +1,13 @@
-"""Statistics with their uncertainty: every rate comes with n and an interval."""
+"""Statistics with their uncertainty: every rate comes with n and an interval.
+Every interval the package shows is computed here."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.weightstats import DescrStatsW
 
 Z95 = 1.959963984540054
 
@@ -96,6 +99,47 @@ def mean_interval(values) -> Mean:
     if x.size == 0:
         return Mean(float("nan"), float("nan"), 0)
     return Mean(float(x.mean()), float(x.std(ddof=1)) if x.size > 1 else float("nan"), int(x.size))
+
+
+def rate_difference(k1: int, k2: int, n: int) -> dict:
+    """k1/n - k2/n for two outcomes of the same n trials (e.g. rounds won and
+    rounds lost), with a normal 95% interval (the multinomial variance, the
+    trials taken as independent): estimate, n, low, high."""
+    if not n:
+        return {"estimate": float("nan"), "n": 0, "low": float("nan"), "high": float("nan")}
+    p1, p2 = k1 / n, k2 / n
+    d = p1 - p2
+    half = Z95 * math.sqrt(max(p1 + p2 - d * d, 0.0) / n)
+    return {"estimate": d, "n": n, "low": d - half, "high": d + half}
+
+
+def column_means(x, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The column means of x[row, column] (e.g. rollout, move) with their
+    1 - alpha Student t intervals (statsmodels): (means, lows, highs)."""
+    d = DescrStatsW(np.asarray(x, np.float64))
+    low, high = d.tconfint_mean(alpha=alpha)
+    return d.mean, np.asarray(low), np.asarray(high)
+
+
+def column_chances(x) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The column means of chances x[row, column] in [0, 1] with 95%
+    intervals: Wilson's when every x is 0 or 1 (each one decided), else
+    Student t (`column_means`)."""
+    if np.isin(x, (0.0, 1.0)).all():
+        wins = x.sum(0)
+        low, high = proportion_confint(wins, len(x), alpha=0.05, method="wilson")
+        return wins / len(x), np.asarray(low), np.asarray(high)
+    return column_means(x)
+
+
+def mean_t_interval(x: np.ndarray) -> tuple[float, float, float]:
+    """The mean of x with its 95% Student t interval: (mean, low, high), the
+    interval NaN with fewer than two values (the mean too with none)."""
+    nan = float("nan")
+    if len(x) < 2:
+        return (float(x.mean()) if len(x) else nan), nan, nan
+    mean, low, high = column_means(np.asarray(x, float)[:, None])
+    return float(mean[0]), float(low[0]), float(high[0])
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The almanac (`scopa_sim.study.almanac`, `scopa-sim almanac`): a small almanac
+"""The almanac (`scopa_sim.study.almanac` runs it, `scopa_sim.analysis.almanac`
+and `almanac_page` read and write it, `scopa-sim almanac`): a small almanac
 has every section, its charts, an interval and n on its numbers, and
 resumes to the same document; its per-round figures under random play
 agree with the slow reference engine (tests/reference/engine.py)."""
@@ -10,6 +11,7 @@ import re
 
 import numpy as np
 
+from scopa_sim.analysis import almanac as numbers
 from scopa_sim.study import almanac
 from scopa_sim.study.almanac import PRESETS, Sizes
 
@@ -116,7 +118,7 @@ def test_random_play_figures_agree_with_the_reference(tmp_path):
     from scopa_sim.engine.rules import Rules
     n = 10_000
     run = almanac.main_run(tmp_path, "scopa", n, seed=11, strategy="random", workers=2)
-    edge, pts = almanac.edge(run, None, bootstrap=2), almanac.points(run)
+    edge, pts = numbers.edge(run, None, bootstrap=2), numbers.points(run)
     recs = ref.simulate(rounds=n, strategies=("random", "random"), rules=Rules.resolve("scopa"),
                         seed=12345)
     dealer = np.array([r["dealer"] for r in recs])

@@ -15,7 +15,9 @@ from scopa_sim.analysis.markov import (bootstrap_match_probability, match_probab
 from scopa_sim.analysis.query import ask, load
 from scopa_sim.analysis.ratings import ELO_PER_LOGIT, bradley_terry
 from scopa_sim.analysis.runstats import run_stats
-from scopa_sim.analysis.stats import Z95, PairedMoments, mean_interval, paired_mean, wilson
+from scopa_sim.analysis.stats import (Z95, PairedMoments, column_chances, column_means,
+                                      mean_interval, mean_t_interval, paired_mean,
+                                      rate_difference, wilson)
 from scopa_sim.runs.plan import RunSpec
 from scopa_sim.runs.store import Run
 
@@ -49,6 +51,32 @@ def test_mean_interval():
     m = mean_interval([1, 2, 3, 4, 5])
     assert (m.mean, m.n) == (3.0, 5)
     assert m.halfwidth == pytest.approx(Z95 * math.sqrt(2.5) / math.sqrt(5))
+
+
+def test_column_intervals_t_and_wilson():
+    """advise's and review's intervals: Student t per column, Wilson for
+    columns of 0s and 1s, one column's NaN with fewer than two values."""
+    from scipy import stats as st
+    x = np.array([[1.0, 0.0], [2.0, 1.0], [4.0, 1.0], [5.0, 0.0]])
+    mean, low, high = column_means(x)
+    half = st.t.ppf(0.975, 3) * x.std(0, ddof=1) / 2
+    assert mean == pytest.approx([3.0, 0.5])
+    assert low == pytest.approx(mean - half) and high == pytest.approx(mean + half)
+    rate, low, high = column_chances(x[:, 1:])
+    w = wilson(2, 4)
+    assert (rate[0], low[0], high[0]) == pytest.approx((0.5, w.low, w.high))
+    assert column_chances(x / 5)[1] == pytest.approx(column_means(x / 5)[1])
+    assert mean_t_interval(x[:, 0]) == pytest.approx((3.0, 3.0 - half[0], 3.0 + half[0]))
+    one = mean_t_interval(np.array([2.0]))
+    assert one[0] == 2.0 and math.isnan(one[1]) and math.isnan(one[2])
+    assert all(math.isnan(v) for v in mean_t_interval(np.array([])))
+
+
+def test_rate_difference():
+    d = rate_difference(30, 10, 100)               # multinomial: var (p1 + p2 - d^2) / n
+    half = Z95 * math.sqrt((0.3 + 0.1 - 0.04) / 100)
+    assert d == pytest.approx({"estimate": 0.2, "n": 100, "low": 0.2 - half, "high": 0.2 + half})
+    assert d["n"] == 100 and math.isnan(rate_difference(0, 0, 0)["estimate"])
 
 
 # ---- paired differences ------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Checks of whole-number arguments, shared by every public entry point."""
 from __future__ import annotations
 
+import secrets
+
 import numpy as np
 
 MAX_SEED = 2**64 - 1
@@ -24,7 +26,6 @@ def seed_or_fresh(seed) -> int:
     seed returns the one it used (a result's "seed", a DataFrame's
     `attrs["seed"]`), so a run without one can be repeated."""
     if seed is None:
-        import secrets
         return secrets.randbits(63)
     return whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 
@@ -108,10 +109,7 @@ def write(run, out, progress=None) -> list:
     `store.Run`) as Parquet files `out/part-NNNNNN.parquet` (the row's
     `round`, and `game` in games, then the card sets as uint64), for outside
     tools; `out` must be a new or empty folder outside the run."""
-    import os
-    from pathlib import Path
-
-    import pyarrow as pa
+    import pyarrow as pa            # lazy: engine.game loads this module; a Game needs no pyarrow
     import pyarrow.parquet as pq
     check_run(run.root, run.manifest)
     out, root = Path(out).absolute(), Path(run.root).resolve()

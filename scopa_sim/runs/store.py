@@ -31,6 +31,7 @@ import shlex
 import shutil
 import stat
 import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import metadata
@@ -387,7 +388,6 @@ class Run:
         if not write:
             run = cls(root, stored, stored, manifest)
             if run._hashes is None:
-                import warnings
                 warnings.warn(run.legacy_note(), StoreWarning, stacklevel=2)
             return run
         if stored.format < 2:

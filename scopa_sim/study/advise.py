@@ -1,6 +1,9 @@
 """Which move, with intervals: every legal move of the seat to play with its
-expected round point margin, its probability of winning the round and,
-given the score, of winning the game; best move first.
+expected round point margin over the best other side (the seat's side's
+points minus the best other side's: "margin" in the results; with two
+sides the plain difference), its probability of winning the round and,
+given the score, of winning the game; best move first. (`compare`'s margin
+differs with three sides: over the others' mean, `matches`.)
 
     advise(hand="7d 7h As", table="2c 4h 5s Qd")      # a position written out
     advise_round(game)                                # a Round or Game being stepped
@@ -76,6 +79,11 @@ from ..kernels.users import F_PLAY, F_SEAT
 from ..engine.seats import Seats, StrategyError
 from ..engine.rules import Rules, packed
 from ..engine.strategies import Strategy, parse_strategy
+from ..analysis.markov import tied_chances, win_table
+from ..analysis.stats import column_chances, column_means
+from ..engine.game import Game, Round
+from ..kernels.moves import W_SIZE
+from .odds import simulated_counts
 
 MAX_ROLLOUTS = 10_000_000
 BATCH = ROLLOUTS                # rollouts per batch (defaults.py); the stop checks come at BATCH x 2^k
@@ -344,29 +352,11 @@ def _open(pos: np.ndarray, seat: int, rules: Rules) -> bool:
 
 
 # ---- statistics -------------------------------------------------------------------
-def _margins(points: np.ndarray, side: int) -> np.ndarray:
-    """Side's points minus the best other side's, over the last axis."""
+def _margins_over_best(points: np.ndarray, side: int) -> np.ndarray:
+    """Side's points minus the best other side's, over the last axis (its
+    margin over the best other side: a move's "margin")."""
     others = np.delete(points, side, axis=-1).max(axis=-1)
     return points[..., side].astype(np.int64) - others
-
-
-def _mean_ci(x: np.ndarray, alpha: float = 0.05):
-    """Column means of x[rollout, move] with 1 - alpha (95%) t intervals."""
-    from statsmodels.stats.weightstats import DescrStatsW
-    d = DescrStatsW(np.asarray(x, np.float64))
-    low, high = d.tconfint_mean(alpha=alpha)
-    return d.mean, np.asarray(low), np.asarray(high)
-
-
-def _chance_ci(x: np.ndarray):
-    """Column means of chances x[rollout, move] in [0, 1] with 95% intervals:
-    Wilson's when every x is 0 or 1 (each game decided), else t intervals."""
-    if np.isin(x, (0.0, 1.0)).all():
-        from statsmodels.stats.proportion import proportion_confint
-        wins = x.sum(0)
-        low, high = proportion_confint(wins, len(x), alpha=0.05, method="wilson")
-        return wins / len(x), np.asarray(low), np.asarray(high)
-    return _mean_ci(x)
 
 
 def _looks(rollouts: int, batch: int) -> int:
@@ -374,15 +364,16 @@ def _looks(rollouts: int, batch: int) -> int:
     return max(1, (max(rollouts - 1, 1) // batch).bit_length())
 
 
-def _separated(margins: np.ndarray, looks: int) -> bool:
+def _separated(over_best: np.ndarray, looks: int) -> bool:
     """Whether the best move's paired interval against every other move (not
-    equal to it on every deal), at 95% split over `looks`, lies above 0."""
-    best = int(np.argmax(margins.mean(0)))
-    diff = margins[:, [best]] - margins
+    equal to it on every deal), at 95% split over `looks`, lies above 0
+    (`over_best[rollout, move]`: margins over the best other side)."""
+    best = int(np.argmax(over_best.mean(0)))
+    diff = over_best[:, [best]] - over_best
     rivals = (diff != 0).any(0)
     if not rivals.any():
         return True
-    _, low, _ = _mean_ci(diff[:, rivals], alpha=0.05 / looks)
+    _, low, _ = column_means(diff[:, rivals], alpha=0.05 / looks)
     return bool((low > 0).all())
 
 
@@ -391,8 +382,6 @@ def _game_chances(rules: Rules, strategy: Strategy):
     """(v[s0, s1, dealer], tied[dealer]): P(side 0 wins the game) from each
     score below the target, and from a tie at or above it, with the next
     round dealt by `dealer`, in self-play of `strategy`."""
-    from ..analysis.markov import tied_chances, win_table
-    from .odds import simulated_counts
     counts = simulated_counts((strategy, strategy), rules, 0, GAME_ROUNDS).astype(np.float64)
     dist = counts / counts.sum((1, 2), keepdims=True)
     return win_table(dist, rules.target), tied_chances(dist)
@@ -440,7 +429,6 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     n_sides = rules.n_sides
     cards = np.zeros(L.MAX_MOVES, np.int64)
     takes = np.zeros(L.MAX_MOVES, np.uint64)
-    from ..kernels.moves import W_SIZE
     n = int(kernels.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules_v, cards, takes,
                                 np.zeros(W_SIZE, np.int64)))
     cards, takes = cards[:n].copy(), takes[:n].copy()
@@ -479,9 +467,9 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
             if state["done"] < state["check"] or state["done"] == rollouts or not early_stop:
                 return False
             state["check"] *= 2
-            m = _margins(np.concatenate(parts), side)
+            m = _margins_over_best(np.concatenate(parts), side)
             if until_halfwidth is not None:
-                _, low, high = _mean_ci(m)
+                _, low, high = column_means(m)
                 if ((high - low) / 2 <= until_halfwidth).all():
                     state["stopped"] = f"every margin is within ±{until_halfwidth:g}"
                     return True
@@ -496,18 +484,18 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
         run(_batch, (job,), range(-(-rollouts // batch)), fold, workers, scheduler)
         stopped = state["stopped"]
         points = np.concatenate(parts)
-        margins = _margins(points, side)
-        best = int(np.argmax(margins.mean(0)))
-        cols = {"margin": _mean_ci(margins),
-                "vs_best": _mean_ci(margins - margins[:, [best]]),
-                "win_round": _chance_ci((margins > 0) * 1.0)}
+        over_best = _margins_over_best(points, side)
+        best = int(np.argmax(over_best.mean(0)))
+        cols = {"margin": column_means(over_best),
+                "vs_best": column_means(over_best - over_best[:, [best]]),
+                "win_round": column_chances((over_best > 0) * 1.0)}
         if score is not None:
             g = _win_game(points, side, score, rules, next_dealer, s)
-            cols["win_game"] = _chance_ci(g)
+            cols["win_game"] = column_chances(g)
             if paired_win:
-                cols["win_vs_best"] = _mean_ci(g - g[:, [best]])
+                cols["win_vs_best"] = column_means(g - g[:, [best]])
         margin = cols["margin"][0]
-        result.update(exact=False, rollouts=len(margins), stopped=stopped)
+        result.update(exact=False, rollouts=len(over_best), stopped=stopped)
 
     for j in sorted(range(n), key=lambda j: -margin[j]):          # stable: canonical on ties
         take = cards_of(int(takes[j]))
@@ -579,7 +567,6 @@ def advise_round(game, score: str | Sequence[int] | None = None, strategy=None,
     seeing what that seat sees (the other hands and the deck are dealt
     afresh in every rollout; `deep` as in `advise`). For a Game the score
     is the game's, unless `score` (the seat's side first) is given."""
-    from ..engine.game import Game, Round
     if isinstance(game, Game):
         rnd = game.round
         if score is None and not game.done:

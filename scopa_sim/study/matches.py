@@ -5,7 +5,10 @@ runs (A, B) and (B, A) with one seed play every deck twice, once from each
 seat. Per deal (or per game seed, with games) A's result in the two plays
 is paired, and the luck of the deck largely cancels in their sum. With three
 sides (scopa-3, scopa-6) every deck is played three times, A at each side in
-turn and B at the others; A's margin is its points minus the others' mean.
+turn and B at the others. A's margin here is its margin over the others'
+mean: its points minus the other sides' mean ("margin" in the results; with
+two sides the plain difference, as `advise`'s margin over the best other
+side, which differs with three).
 
 Batches run on any executor (threads, or Dask) but are folded into the
 totals in batch order, and `until_halfwidth` is checked after each batch in
@@ -36,8 +39,9 @@ DEFAULT_MAX_DEALS = 10_000_000
 @dataclass
 class BatchResult:
     """One batch of a duplicate run: per play (A at side s) and unit (deal or
-    game seed) A's point margin total ys[s] over ws[s] rounds, A's game wins
-    (games), and A's round wins / draws / losses over all rounds of all plays."""
+    game seed) A's margin over the others' mean, totalled, ys[s] over ws[s]
+    rounds, A's game wins (games), and A's round wins / draws / losses over
+    all rounds of all plays."""
     units: int
     ys: np.ndarray
     ws: np.ndarray
@@ -46,21 +50,22 @@ class BatchResult:
 
 
 def _play(spec: RunSpec, b: int, a_side: int, first: int, count: int):
-    """A's margins in one play: its points minus the other sides' mean (two
-    sides: minus the other's); a round (or game) is won when no other side
-    has as many points, drawn when the best other has as many."""
+    """A's margins over the others' mean in one play: its points minus the
+    other sides' mean (two sides: minus the other's); a round (or game) is
+    won when no other side has as many points, drawn when the best other has
+    as many."""
     cols = columns(spec, *run_batch(spec, b))
     others = [t for t in range(spec.rules.n_sides) if t != a_side]
     points = cols[f"points_{a_side}"].astype(np.int64)
     theirs = np.array([cols[f"points_{t}"] for t in others], np.int64)
-    margin = points - theirs.mean(0)
+    over_mean = points - theirs.mean(0)
     best = theirs.max(0)
     wdl = np.array([(points > best).sum(), (points == best).sum(), (points < best).sum()],
                    np.int64)
     if not spec.games:
-        return margin, np.ones(count, np.int64), None, wdl
+        return over_mean, np.ones(count, np.int64), None, wdl
     unit = cols["game"] - first
-    y = np.bincount(unit, weights=margin, minlength=count)
+    y = np.bincount(unit, weights=over_mean, minlength=count)
     w = np.bincount(unit, minlength=count)
     last = np.append(unit[1:] != unit[:-1], True)
     score = cols[f"score_{a_side}"][last]
@@ -84,7 +89,7 @@ class Comparison:
     b: str
     games: bool
     plays: int = 2
-    margin: PairedMoments = field(init=False)
+    over_mean: PairedMoments = field(init=False)     # A's margin over the others' mean
     match: PairedMoments = field(init=False)
     wdl: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))
     units: int = 0
@@ -92,10 +97,10 @@ class Comparison:
     batches: int = 0
 
     def __post_init__(self):
-        self.margin, self.match = PairedMoments(self.plays), PairedMoments(self.plays)
+        self.over_mean, self.match = PairedMoments(self.plays), PairedMoments(self.plays)
 
     def add(self, r: BatchResult) -> None:
-        self.margin.add(r.ys, r.ws)
+        self.over_mean.add(r.ys, r.ws)
         if self.games:
             self.match.add(r.wins)
         self.wdl += r.wdl
@@ -105,15 +110,15 @@ class Comparison:
 
     def headline_halfwidth(self) -> float:
         """The paired halfwidth of the headline estimate: the match win rate
-        with games, else the margin per round."""
-        return (self.match if self.games else self.margin).result().halfwidth
+        with games, else the margin (over the others' mean) per round."""
+        return (self.match if self.games else self.over_mean).result().halfwidth
 
     def result(self) -> dict:
         """Everything as plain data (see the `compare` command)."""
         rounds = int(self.wdl.sum())
         out = {"a": self.a, "b": self.b, "unit": "games" if self.games else "deals",
                "plays": self.plays, "pairs": self.units, "rounds": rounds,
-               "margin": self.margin.result().as_dict(),
+               "margin": self.over_mean.result().as_dict(),
                "round_win": wilson(self.wdl[0], rounds).as_dict(),
                "round_draw": wilson(self.wdl[1], rounds).as_dict(),
                "round_loss": wilson(self.wdl[2], rounds).as_dict()}
@@ -172,9 +177,10 @@ def tournament(strategies: Sequence[str], rules="scopa", seed: int | None = None
                workers: int | None = None, scheduler=None,
                progress: Callable[[int, int, Comparison], None] | None = None) -> dict:
     """A round robin of duplicate comparisons, every pair on the same decks:
-    the matrix of margins per round (row minus column) with 95% intervals,
-    and Bradley-Terry ratings from round wins (a draw counts half; with
-    `games`, from games won) with Hessian intervals, also on an Elo scale.
+    the matrix of margins per round (row against column, over the others'
+    mean: `compare`'s) with 95% intervals, and Bradley-Terry ratings from
+    round wins (a draw counts half; with `games`, from games won) with
+    Hessian intervals, also on an Elo scale.
     Without a `seed` a fresh one is drawn (the result's "seed")."""
     parsed = [parse_strategy(s) for s in strategies]
     names = [str(s) for s in parsed]

@@ -32,13 +32,16 @@ The quotes, and where the rule texts say them:
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import NamedTuple
 
 from .. import data
-from ..analysis.stats import Z95, wilson
+from ..analysis.stats import rate_difference, wilson
+from ..engine.game import Round
 from ..engine.rules import Rules
+from ..engine.strategies import parse_strategy
+from ..runs.traces import trace_round
+from .matches import compare
 
 STRATEGY = data.path("maxims.py")   # package data; docs/examples/maxims/base.py is its copy
 FUNCTION = "maxims"
@@ -104,13 +107,7 @@ def strategies(maxim: str, strategy: str | Path | None = None) -> tuple[str, str
 def _difference(win: dict, loss: dict) -> dict:
     """P(on wins a round) - P(off wins it), with a normal 95% interval that
     takes the rounds as independent (the two plays of a deal are not)."""
-    n = win["n"]
-    if not n:
-        return {"estimate": float("nan"), "n": 0, "low": float("nan"), "high": float("nan")}
-    pw, pl = win["k"] / n, loss["k"] / n
-    d = pw - pl
-    half = Z95 * math.sqrt(max(pw + pl - d * d, 0.0) / n)
-    return {"estimate": d, "n": n, "low": d - half, "high": d + half}
+    return rate_difference(win["k"], loss["k"], win["n"])
 
 
 def arises(maxim: str, rules: str | Rules = "scopa", seed: int = 0,
@@ -121,9 +118,6 @@ def arises(maxim: str, rules: str | Rules = "scopa", seed: int = 0,
     strategies are asked (`Round.suggest`, the same random bits for both).
     Wilson intervals for the share of such decisions where they differ, and
     of rounds with at least one."""
-    from ..engine.game import Round
-    from ..runs.traces import trace_round
-    from ..engine.strategies import parse_strategy
     rules = Rules.resolve(rules)
     on, off = (parse_strategy(s) for s in strategies(maxim, strategy))
     sides = rules.n_sides
@@ -163,7 +157,6 @@ def measure(maxim: str, rules: str | Rules = "scopa", deals: int = DEFAULT_DEALS
     (a replay of `sample` of the rounds): decisions, choices (decisions with
     more than one legal move), differ (Wilson: the share of choices where on
     and off play differently) and rounds_affected."""
-    from .matches import compare
     on, off = strategies(maxim, strategy)
     m = MAXIMS[maxim]
     result = compare(on, off, rules=rules, seed=seed, deals=deals, workers=workers,

@@ -49,10 +49,12 @@ import pandas as pd
 
 from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
                         DEFAULT_STRATEGY, THRESHOLDS)
+from ..analysis.stats import mean_t_interval
 from .advise import MAX_ROLLOUTS, evaluate, rollout_strategy, self_play
 from ..engine.cards import move_text, names
 from ..engine.checks import seed_or_fresh, whole
 from ..runs.executors import executor
+from ..runs.runner import simulate
 from ..engine.game import Game, Round
 from ..engine.record_format import RecordNotes, seat_named
 from ..engine.records import read_record
@@ -288,9 +290,9 @@ def _headers(game: Game, notes) -> dict:
 
 @functools.lru_cache(maxsize=16)
 def _baseline(rules: Rules, strategy) -> np.ndarray:
-    """base[d]: the expected round margin of the side d sides after the
-    dealer's, in `BASELINE_ROUNDS` rounds of the strategy's self-play."""
-    from ..runs.runner import simulate
+    """base[d]: the expected round margin over the best other side (as
+    `advise`'s) of the side d sides after the dealer's, in `BASELINE_ROUNDS`
+    rounds of the strategy's self-play."""
     n = rules.n_sides
     df = simulate(rounds=BASELINE_ROUNDS, strategies=(strategy,) * n, rules=rules, seed=0)
     points = np.stack([df[f"points_{t}"].to_numpy() for t in range(n)], axis=1).astype(float)
@@ -317,10 +319,10 @@ def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
             scores = [a + b for a, b in zip(scores, points)]
             dealer_side = r.teams[rnd.dealer]
             for t in set(rows.loc[rows["level"] != "not reviewed", "side"]):
-                margin = points[t] - max(p for u, p in enumerate(points) if u != t)
+                over_best = points[t] - max(p for u, p in enumerate(points) if u != t)
                 own = rows.loc[rows["side"] == t, "cost"].sum()
                 theirs = rows.loc[rows["side"] != t, "cost"].sum()
-                luck[t] = margin - base[(t - dealer_side) % r.n_sides] - (theirs - own)
+                luck[t] = over_best - base[(t - dealer_side) % r.n_sides] - (theirs - own)
         out.append({"round": k, "dealer": notes.names[rnd.dealer],
                     "deals": _deals(rnd, k, notes, rows), "points": points,
                     "score": list(scores) if points is not None else None, "luck": luck,
@@ -344,16 +346,6 @@ def _deals(rnd: Round, k: int, notes, rows: pd.DataFrame) -> list[dict]:
     return out
 
 
-def _mean_interval(x: np.ndarray) -> tuple[float, float, float]:
-    """The mean of x with its 95% t interval (NaN with fewer than two)."""
-    from .advise import _mean_ci
-    nan = float("nan")
-    if len(x) < 2:
-        return (float(x.mean()) if len(x) else nan), nan, nan
-    mean, low, high = _mean_ci(np.asarray(x, float)[:, None])
-    return float(mean[0]), float(low[0]), float(high[0])
-
-
 def _summary(df: pd.DataFrame, chosen: set[int], notes, rounds: list[dict],
              rules: Rules) -> list[dict]:
     """Per reviewed seat: its decisions (not forced), their mean cost, its
@@ -364,8 +356,8 @@ def _summary(df: pd.DataFrame, chosen: set[int], notes, rounds: list[dict],
         rated = mine[mine["level"].isin(RATED)]
         lucks = np.array([r_["luck"][rules.teams[seat]] for r_ in rounds])
         lucks = lucks[~np.isnan(lucks)]
-        mean, low, high = _mean_interval(rated["cost"].to_numpy())
-        luck, luck_low, luck_high = _mean_interval(lucks)
+        mean, low, high = mean_t_interval(rated["cost"].to_numpy())
+        luck, luck_low, luck_high = mean_t_interval(lucks)
         out.append({"name": notes.names[seat], "seat": seat, "decisions": len(rated),
                     "forced": int(mine["level"].eq("forced").sum()),
                     "mean_cost": mean, "mean_cost_low": low, "mean_cost_high": high,

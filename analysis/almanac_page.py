@@ -1,0 +1,346 @@
+"""The almanac's page: ALMANAC.md and its PNG charts, written from the
+sections' plain data (`analysis.almanac` reads the runs for it,
+`scopa_sim.study.almanac.make` gathers it). Every number is shown with its
+95% interval and n; the same data give the same document, byte for byte.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..engine.cards import card_name
+from .charts import SIDE_COLOURS, _figure, draw, save
+from .stats import wilson
+
+DOCUMENT = "ALMANAC.md"
+
+
+def _n(d) -> int:
+    return int(d["n"])
+
+
+def rate(d, digits: int = 4) -> str:
+    """A rate with its 95% interval and n."""
+    return (f"{d['rate']:.{digits}f} [{d['low']:.{digits}f}, {d['high']:.{digits}f}] "
+            f"(n = {_n(d):,})")
+
+
+def mean(d, digits: int = 4, key: str = "mean") -> str:
+    """A mean (or estimate) with its 95% interval and n."""
+    return (f"{d[key]:+.{digits}f} [{d['low']:+.{digits}f}, {d['high']:+.{digits}f}] "
+            f"(n = {_n(d):,})")
+
+
+def share(d, digits: int = 4) -> str:
+    """A paired estimate of a probability, with its 95% interval and n."""
+    return (f"{d['estimate']:.{digits}f} [{d['low']:.{digits}f}, {d['high']:.{digits}f}] "
+            f"(n = {_n(d):,})")
+
+
+def _at(counts: list, k: int) -> int:
+    return counts[k] if k < len(counts) else 0
+
+
+def wilson_of(k: int, n: int) -> dict:
+    return wilson(k, n).as_dict()
+
+
+def _table(head: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _how(text: str) -> str:
+    return f"*How it was made:* {text}\n"
+
+
+def render(data: dict, out: Path) -> Path:
+    """Write out/ALMANAC.md and its charts from the sections' data: "seed",
+    "version", "quick", "strategy" (every seat's in the main runs), and per
+    section what `scopa_sim.study.almanac.make` gathered ("presets": per
+    preset "edge", "points", "cards", "odds", "run", "games_run"; "skill",
+    "advice", "claims", "review")."""
+    out = Path(out)
+    seed, ver = data["seed"], data["version"]
+    made = f"scopa-sim {ver}, seed {seed}"
+    doc = ["# The Scopa almanac\n",
+           f"What strong play says about the game, and the strategy books' advice put to "
+           f"the test. Made by `scopa-sim almanac{' --quick' if data['quick'] else ''} "
+           f"--seed {seed}` ({made}). Every number carries its 95% interval (Wilson for "
+           f"rates, normal for means, paired for duplicate deals, bootstrap for the odds) "
+           f"and its n. The runs are ordinary runs in `runs/`: ask them anything with "
+           f"`scopa-sim ask`.\n"]
+    doc += _edge_md(data, out, made)
+    doc += _points_md(data, out, made)
+    doc += _cards_md(data, out, made)
+    doc += _odds_md(data, out, made)
+    doc += _skill_md(data, out, made)
+    doc += _advice_md(data, out, made)
+    doc += _claims_md(data, made)
+    doc += _review_md(data, made)
+    path = out / DOCUMENT
+    path.write_text("\n".join(doc))
+    return path
+
+
+def _edge_md(data, out, made) -> list[str]:
+    strong = data["strategy"]           # every seat's, in the main runs
+    doc = ["## The edge: dealer against first player\n",
+           "Per round: the dealer's side's points minus the first player's side's (margin), "
+           "and each side's P(win the round). Per game: P(the side that deals the first "
+           "round wins the game).\n"]
+    rows, names, est, half = [], [], [], []
+    for preset, p in data["presets"].items():
+        e = p["edge"]
+        d = e["dealer"]
+        rows.append([preset, mean(d["margin"]), rate(d["dealer_win"]), rate(d["leader_win"]),
+                     rate(e["first_dealer_game_win"]) if "first_dealer_game_win" in e else "—"])
+        names.append(preset)
+        est.append(d["margin"]["mean"])
+        half.append(d["margin"]["high"] - d["margin"]["mean"])
+    doc.append(_table(["rules", "dealer's margin per round", "P(dealer's side wins round)",
+                       "P(first player's side wins round)", "P(first dealer wins game)"], rows))
+    fig, ax = _figure("The dealer's edge: mean round margin, dealer's side minus first "
+                      "player's\n(95% intervals)")
+    ax.bar(names, est, yerr=half, capsize=6, color="#4C72B0")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_ylabel("points per round")
+    save(fig, out / "almanac-edge.png")
+    doc.append("![The dealer's edge per round](almanac-edge.png)\n")
+    counts = ", ".join(f"{k}: {p['edge']['rounds']:,} rounds ({p['run']})"
+                       + (f" and {p['edge']['games']:,} games ({p['games_run']})"
+                          if p["games_run"] else "") for k, p in data["presets"].items())
+    doc.append(_how(f"every seat plays `{strong}`; {counts}; {made}."))
+    return doc
+
+
+def _points_md(data, out, made) -> list[str]:
+    strong = data["strategy"]           # every seat's, in the main runs
+    doc = ["## Points: what a round is made of\n"]
+    for preset, p in data["presets"].items():
+        pt = p["points"]
+        doc.append(f"### {preset}\n")
+        doc.append(_table(["", *pt["roles"]],
+                          [["points per round", *(mean(x["mean"]) for x in pt["points"])],
+                           ["scopas per round", *(mean(x) for x in pt["scopas"])]]))
+        rows = [[c["title"], *(rate(w) for w in c["won"]), rate(c["tied"])]
+                for c in pt["categories"]]
+        doc.append("How often each category is won by each side, or by nobody (tied):\n")
+        doc.append(_table(["category", *(f"won by the {r}" for r in pt["roles"]),
+                           "tied (nobody)"], rows))
+        doc.append(f"- The category points split between the sides (each side scoring at "
+                   f"least one): {rate(pt['split'])}; one side takes them all: "
+                   f"{rate(pt['swept'])}.\n"
+                   f"- Scopas per round, both sides together: {mean(pt['scopas_total'])}.\n"
+                   f"- Rounds decided by scopas alone (the winner without the scopas would "
+                   f"differ): {rate(pt['decided_by_scopas'])}.\n")
+        shares = pt["dealer_category_points"]
+        doc.append("The dealer's side's share of the category points:\n")
+        doc.append(_table([f"{k} of {len(shares) - 1}" for k in range(len(shares))],
+                          [[rate(s, 3) for s in shares]]))
+        n = pt["rounds"]
+        doc.append("The distribution of a round's points, each side (points scored by at "
+                   "least 1 round in 1,000):\n")
+        top = max(len(x["counts"]) for x in pt["points"])
+        shown = [k for k in range(top)
+                 if max(_at(x["counts"], k) for x in pt["points"]) * 1000 >= n]
+        doc.append(_table(["points", *pt["roles"]],
+                          [[str(k), *(rate(wilson_of(_at(x["counts"], k), n), 3)
+                                      for x in pt["points"])] for k in shown]))
+        width = 0.8 / len(pt["points"])
+        fig, ax = _figure(f"Round points, {preset}: the distribution for each side\n"
+                          f"({strong} for every seat, {n:,} rounds)")
+        for k, x in enumerate(pt["points"]):
+            c = np.array(x["counts"], float) / n
+            ax.bar(np.arange(len(c)) + k * width, c, width, label=x["role"],
+                   color=SIDE_COLOURS[k % len(SIDE_COLOURS)])
+        ax.set_xlabel("points in the round")
+        ax.set_ylabel("share of rounds")
+        ax.legend()
+        name = f"almanac-points-{preset}.png"
+        save(fig, out / name)
+        doc.append(f"![Round points, {preset}]({name})\n")
+        doc.append(_how(f"every seat plays `{strong}`; {n:,} rounds ({p['run']}); {made}."))
+    return doc
+
+
+def _cards_md(data, out, made) -> list[str]:
+    strong = data["strategy"]           # every seat's, in the main runs
+    doc = ["## Cards: what each card of the first hand is worth\n",
+           "A card's worth: the mean round margin of the side whose first hand holds it; "
+           "a hand's worth: the sum of its cards' values.\n"]
+    for preset, p in data["presets"].items():
+        v = p["cards"]
+        cards = sorted(v["cards"], key=lambda c: -c["margin"]["mean"])
+        doc.append(f"### {preset}\n")
+        rows = [[card_name(c["card"]), mean(c["margin"]), mean(c["win_edge"])]
+                for c in cards[:5] + cards[-3:]]
+        doc.append("The five cards worth most, and the three worth least:\n")
+        doc.append(_table(["card", "holder's margin per round", "win edge"], rows))
+        w = v["hand_worth"]
+        q = w["quantiles"]
+        doc.append(f"A first hand's worth: mean {mean(w['mean'])}; 5% of hands are worth at most "
+                   f"{q['0.05']:+.2f}, half at most {q['0.5']:+.2f}, 95% at most "
+                   f"{q['0.95']:+.2f} (quantiles of {w['mean']['n']:,} hands, to "
+                   f"{w['bin']} points).\n")
+        name = f"almanac-values-{preset}.png"
+        draw("values", v, out / name)
+        doc.append(f"![What each card is worth, {preset}]({name})\n")
+        doc.append(_how(f"`scopa-sim values` of {p['run']} ({v['rounds']:,} rounds, every seat "
+                        f"`{strong}`); {made}."))
+    return doc
+
+
+def _odds_md(data, out, made) -> list[str]:
+    strong = data["strategy"]           # every seat's, in the main runs
+    doc = ["## Odds: P(win the game) from every score\n",
+           "From the rounds of the main run: the Markov chain over the score, its round "
+           "distribution resampled for the 95% interval; the next round's dealer averaged "
+           "over the seats.\n"]
+    for preset, p in data["presets"].items():
+        if "odds" not in p:
+            doc.append(f"### {preset}\n\nNo table: the chain covers two sides, "
+                       f"{preset} has three.\n")
+            continue
+        o = p["odds"]
+        t, lo, hi = (np.array(o[k]) for k in ("table", "low", "high"))
+        doc.append(f"### {preset}\n")
+        doc.append(f"P(you win the game to {o['target']}): rows your score, columns theirs; "
+                   f"each cell its 95% interval ({o['bootstrap']} resamplings of "
+                   f"n = {o['rounds']:,} rounds).\n")
+        cols = range(len(t))
+        rows = [[str(i), *(f"{t[i, j]:.3f} [{lo[i, j]:.3f}, {hi[i, j]:.3f}]" for j in cols)]
+                for i in cols]
+        doc.append(_table(["you \\ them", *(str(j) for j in cols)], rows))
+        name = f"almanac-odds-{preset}.png"
+        draw("odds", o, out / name)
+        doc.append(f"![P(win the game) from every score, {preset}]({name})\n")
+        doc.append(_how(f"{o['rounds']:,} rounds of {p['run']} (`{strong}` for every seat), "
+                        f"{o['bootstrap']} bootstrap resamplings; {made}."))
+    return doc
+
+
+def _skill_md(data, out, made) -> list[str]:
+    strong = data["strategy"]           # every seat's, in the main runs
+    doc = ["## Skill against luck\n",
+           "How much better play is worth, on duplicate deals (each deck played with the "
+           "strategies in every seat, so the luck of the deal cancels), set against the spread "
+           "of a round's margin that the cards alone make: its standard deviation when "
+           f"`{strong}` plays itself.\n"]
+    rows, labels, est, half = [], [], [], []
+    for s in data["skill"]:
+        spread = data["presets"][s["rules"]]["edge"]["dealer"]["margin"]
+        sd, rounds = spread["sd"], spread["n"]
+        m = s["margin"]
+        win = s["round_win"]
+        rows.append([f"{s['a']} vs {s['b']}", s["rules"], mean(m, key="estimate"),
+                     rate(win), f"{m['estimate'] / sd:+.3f} [{m['low'] / sd:+.3f}, "
+                     f"{m['high'] / sd:+.3f}] (n = {m['n']:,}; sd {sd:.3f} over {rounds:,} rounds)",
+                     share(s["match_win"]) if "match_win" in s else "—"])
+        labels.append(f"{s['a']}\nvs {s['b']}\n{s['rules']}")
+        est.append(m["estimate"] / sd)
+        half.append(m["halfwidth"] / sd)
+    doc.append(_table(["match", "rules", "margin per round (paired)", "P(win the round)",
+                       "margin / luck's spread", "P(win a game)"], rows))
+    fig, ax = _figure("Skill against luck: margin per round over the spread of a round's "
+                      "margin\n(95% intervals)")
+    ax.bar(range(len(est)), est, yerr=half, capsize=5, color="#55A868")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(range(len(est)), labels, fontsize=7)
+    ax.set_ylabel("margin / sd of a round's margin")
+    save(fig, out / "almanac-skill.png")
+    doc.append("![Skill against luck](almanac-skill.png)\n")
+    how = "; ".join(f"{s['a']} vs {s['b']} on {s['rules']}: {s['deals']:,} deals"
+                    + (f", {s['games']:,} games" if "games" in s else "")
+                    for s in data["skill"])
+    doc.append(_how(f"`scopa-sim compare` on duplicate deals (and duplicate game seeds: "
+                    f"P(win a game) is the paired estimate); {how}; {made}."))
+    return doc
+
+
+def _advice_md(data, out, made) -> list[str]:
+    doc = ["## The advice of the rule texts, measured\n",
+           "Each piece of advice is one switch of the strategy "
+           "`docs/examples/maxims/base.py:maxims`: two strategies that differ in that one rule "
+           "only, compared on duplicate deals (scopa). How often its situation arises: the "
+           "share of decisions (with more than one legal move) where following it changes the "
+           "move, and of rounds with at least one such decision.\n"]
+    names, est, half = [], [], []
+    for a in data["advice"]:
+        m = a["margin"]
+        doc.append(f"### {a['title']} (`{a['parameter']}`)\n")
+        doc.append(f"> \"{a['quote']}\" — {a['source']}\n")
+        doc.append(f"- Worth, following it minus not: {mean(m, key='estimate')} points per "
+                   f"round; P(win the round) {mean(a['round_win_difference'], key='estimate')} "
+                   f"higher.\n"
+                   f"- It changes the move at {rate(a['differ'])} of decisions, and in "
+                   f"{rate(a['rounds_affected'])} of rounds.\n")
+        doc.append(_how(f"`scopa-sim compare \"{_short(a['on'])}\" \"{_short(a['off'])}\" "
+                        f"--deals {a['deals']:,} --seed {a['seed']}`; "
+                        f"{a['rounds_affected']['n']:,} rounds replayed; {made}."))
+        names.append(a["parameter"])
+        est.append(m["estimate"])
+        half.append(m["halfwidth"])
+    fig, ax = _figure("The maxims: margin per round, following each minus not\n"
+                      "(duplicate deals, 95% intervals)")
+    ax.bar(names, est, yerr=half, capsize=5, color="#C44E52")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_ylabel("points per round")
+    ax.tick_params(axis="x", labelsize=8)
+    save(fig, out / "almanac-advice.png")
+    doc.append("![The maxims measured](almanac-advice.png)\n")
+    return doc
+
+
+def _short(text: str) -> str:
+    """A maxims strategy text with its path from the source tree."""
+    i = text.find("docs/examples/maxims/")
+    return text[i:] if i >= 0 else text
+
+
+def _claims_md(data, made) -> list[str]:
+    strong = data["strategy"]           # every seat's, in the main runs
+    doc = ["## Claims of the rule texts, asked\n"]
+    for c in data["claims"]:
+        a = c["answer"]
+        doc.append(f"> \"{c['quote']}\" — {c['source']}\n")
+        line = (f"`scopa-sim ask RUN \"{c['event']}\" --given \"{c['given']}\"`: "
+                f"{c['question']}: {a['estimate']:.4f} [{a['low']:.4f}, {a['high']:.4f}] "
+                f"(k = {a['k']:,}, n = {a['n']:,})")
+        if "other" in c:
+            o = c["other"]
+            line += (f"; against {o['estimate']:.4f} [{o['low']:.4f}, {o['high']:.4f}] "
+                     f"(n = {o['n']:,}) given `{c['against']}`")
+        doc.append(f"- {line}. The claim {c['verdict']} "
+                   f"(checked: {c['check']}).\n")
+    run = data["presets"]["scopa"]["run"]
+    doc.append(_how(f"`ask` over {run} (`{strong}` for every seat); {made}."))
+    return doc
+
+
+def _review_md(data, made) -> list[str]:
+    r = data["review"]
+    doc = ["## Seed 003's commented plays, reviewed\n",
+           "For each play the text calls good or a mistake: what `scopa-sim review` says "
+           "(the round points the play lost against the best move, with its 95% interval, "
+           "and its label), and whether the two agree.\n"]
+    rows = []
+    for p in r["plays"]:
+        if not p["found"]:
+            rows.append([p["who"], p["play"], p["verdict"], "not found in the record", "—",
+                         "—"])
+            continue
+        cost = ("0 (exact)" if p["cost_low"] is None and p["cost"] == 0 else
+                f"{p['cost']:.3f}" if p["cost_low"] is None else
+                f"{p['cost']:.3f} [{p['cost_low']:.3f}, {p['cost_high']:.3f}]")
+        rows.append([p["who"], p["play"], f"{p['verdict']}: \"{p['words']}\"",
+                     f"cost {cost}; {p['label'] or 'no label'} ({p['level']}); best {p['best']}",
+                     {True: "yes", False: "no", None: "— (no verdict)"}[p["agrees"]],
+                     f"round {p['round']}, play {p['index']}"])
+    doc.append(_table(["who", "play", "the text", "review", "agree", "where"], rows))
+    doc.append(_how(f"`scopa-sim review docs/examples/seed-003.scopa --seed {r['seed']} "
+                    f"--rollouts {r['rollouts']:,}` (each interval from the rollouts it "
+                    f"reports; n = {r['rollouts']:,} rollouts a move at most); {made}."))
+    return doc
