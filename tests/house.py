@@ -155,16 +155,15 @@ def play_out_loops() -> list[str]:
 
 
 def inner_imports() -> dict[str, int]:
-    """module -> import statements inside function bodies."""
+    """module -> import statements inside function bodies (each counted once)."""
     counts = {}
     for name, path in modules().items():
         tree = _tree(path)
-        n = sum(isinstance(inner, (ast.Import, ast.ImportFrom))
-                for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef,
-                                                                ast.AsyncFunctionDef))
-                for inner in ast.walk(node) if inner is not node)
-        if n:
-            counts[name] = n
+        inside = {id(inner) for node in ast.walk(tree)
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for inner in ast.walk(node) if isinstance(inner, (ast.Import, ast.ImportFrom))}
+        if inside:
+            counts[name] = len(inside)
     return counts
 
 
