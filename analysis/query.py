@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import deals
+from .. import deals, taken
 from ..store import Run
 from . import expr as expression
 from .stats import Moments, strict_leader, wilson
@@ -100,6 +100,10 @@ def derived_columns(run: Run, table: str) -> dict[str, Derived]:
         out.update({name: Derived(lambda run: deals.keys(run.spec.games), None,
                                   "a deal column (card set)")
                     for name in deals.names(run.spec.rules)})
+        if not getattr(run.spec, "keep_taken", False):   # else stored: read, not played again
+            out.update({name: Derived(lambda run: deals.keys(run.spec.games), None,
+                                      "a taken column (card set), played again from the seed")
+                        for name in taken.names(run.spec.rules)})
     return out
 
 
@@ -143,11 +147,19 @@ def batches(run: Run, exprs: list[str], table: str = "rounds") -> Iterator[pd.Da
     and no others: memory holds one batch, whatever the size of the run."""
     read, compute = _columns(run, exprs, table)
     derived = derived_columns(run, table)
-    dealt = [n for n in compute if derived[n].compute is None]
-    if dealt:
+    replayed = [n for n in compute if derived[n].compute is None
+                and n in taken.names(run.spec.rules)]
+    dealt = [n for n in compute if derived[n].compute is None and n not in replayed]
+    if dealt or replayed:
         deals.check_run(run.root, run.manifest)
+    if replayed:
+        taken.check_replayable(run.root, run.stored)
     for b in run.done_batches():
         df = run.read_batch(b, table, columns=read)
+        if replayed:
+            cols = taken.replay(run, b, df)
+            for n in replayed:
+                df[n] = cols[n]
         if dealt:
             cols = deals.for_rows(run.spec.rules, run.spec.seed, run.spec.games, df)
             for n in dealt:

@@ -85,13 +85,16 @@ class RunSpec(Planned):
     units: int
     games: bool = False
     batch_size: int = DEFAULT_BATCH
+    keep_taken: bool = False        # store each side's captured cards too (`taken`)
 
     def __post_init__(self):
         self._check_plan()
+        if not isinstance(self.keep_taken, bool):
+            raise ValueError("keep_taken must be true or false")
 
     @classmethod
     def make(cls, rounds=None, games=None, strategies=("random", "greedy"), rules="scopa",
-             seed=0, batch_size=DEFAULT_BATCH) -> RunSpec:
+             seed=0, batch_size=DEFAULT_BATCH, keep_taken=False) -> RunSpec:
         """`batch_size` None: `batches.default` for the kind of unit."""
         if (rounds is None) == (games is None):
             raise ValueError("give either rounds or games")
@@ -99,7 +102,7 @@ class RunSpec(Planned):
         if batch_size is None:
             batch_size = sizes.default(games is not None)
         return cls(rules, tuple(seats_of(strategies, rules)), seed, rounds if games is None else games,
-                   games is not None, batch_size)
+                   games is not None, batch_size, keep_taken)
 
 
 
@@ -143,6 +146,9 @@ def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, n
 
 def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
     """Batch `b` as named columns (a batch task: runs on any executor)."""
+    if getattr(spec, "keep_taken", False):
+        from .taken import batch_columns as with_taken
+        return with_taken(spec, b)
     return columns(spec, *run_batch(spec, b))
 
 

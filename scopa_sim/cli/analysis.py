@@ -461,10 +461,14 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rule
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the suit x rank heat map and the hand-worth histogram "
                    "(.png, .svg or .pdf).")
+@click.option("--by", type=click.Choice(["hand", "taken"]), default="hand", show_default=True,
+              help="Price a card by the side whose first hand holds it (hand), or by the side "
+                   "that captured it (taken: stored with simulate --keep-taken, or played "
+                   "again from the seed).")
 @OVERWRITE
 @FORMAT
 @QUIET
-def values(run_dir, out_file, overwrite, fmt, quiet):
+def values(run_dir, out_file, overwrite, fmt, quiet, by="hand"):
     """What each card is worth, from the rounds of run RUN.
 
     For each of the 40 cards: the mean round margin and the win edge
@@ -477,6 +481,7 @@ def values(run_dir, out_file, overwrite, fmt, quiet):
     Examples:
       scopa-sim values runs/demo
       scopa-sim values runs/demo --out values.png --format csv
+      scopa-sim values runs/demo --by taken
     """
     from ..analysis import charts
     from ..analysis.values import card_values
@@ -488,8 +493,10 @@ def values(run_dir, out_file, overwrite, fmt, quiet):
         new_files([out_file], overwrite)
     run = _open(run_dir)
     with progress(quiet, "values") as bar:
-        task = bar.add_task("", total=2 * len(run.done_batches()), note="batches, twice")
-        result = card_values(run, progress=lambda b: bar.advance(task))
+        twice = by == "hand"
+        task = bar.add_task("", total=(1 + twice) * len(run.done_batches()),
+                            note="batches, twice" if twice else "batches")
+        result = card_values(run, progress=lambda b: bar.advance(task), by=by)
     if out_file is not None:
         charts.draw("values", result, out_file)
         if not quiet:
