@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from .options import (QUIET, cluster_options, note, outside_runs, parse_seed, progress, results,
-                      seed_option, where, workers_option)
+                      where, workers_option)
 
 DEFAULT_SEED = 2026                 # = almanac.make's default (checked by a test)
 
@@ -19,7 +19,8 @@ DEFAULT_SEED = 2026                 # = almanac.make's default (checked by a tes
 @click.option("--quick", is_flag=True,
               help="Every count 50 to 100 times smaller: the same sections, wider intervals, "
                    "under 3 minutes.")
-@seed_option
+@click.option("--seed", type=str,
+              help=f"Seed, 0..2**64-1 (default {DEFAULT_SEED}: the same almanac each time).")
 @workers_option
 @cluster_options
 @QUIET
