@@ -15,7 +15,7 @@ import types
 
 _WHERE = {"advise": "advise", "advise_round": "advise",
           "compare": "matches", "tournament": "matches", "odds": "odds",
-          "card_name": "cards", "parse_card": "cards", "parse_cards": "cards",
+          "card_name": "cards", "Move": "cards", "parse_card": "cards", "parse_cards": "cards",
           "Game": "game", "Round": "game", "legal_captures": "game", "legal_moves": "game",
           "PRESETS": "rules", "Rules": "rules", "simulate": "runner", "resume": "stored_run",
           "trace_round": "runner", "read_record": "records", "review": "review",
