@@ -212,6 +212,9 @@ def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -
         raise ValueError(f"no row of the {rows:,} satisfies the condition {given!r}")
     out = {"run": str(run.root), "table": table, "event": event, "given": given,
            "rows": rows}
+    if run.partial():                        # an unfinished run: say so beside every answer
+        out.update(partial=run.partial(), parts=len(run.done_batches()),
+                   parts_planned=run.spec.n_batches)
     if kind == "probability":
         r = wilson(k, moments.n)
         out.update(kind="probability", estimate=r.value, k=r.k, n=r.n, low=r.low, high=r.high)

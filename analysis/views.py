@@ -117,9 +117,12 @@ def ask_view(r: dict) -> tuple[list[Section], list[dict]]:
     else:
         s = Section(f"mean of {r['event']}{given}", ["estimate", "95% CI", "sd", "n"])
         s.add(number(r["estimate"]), ci(r), number(r["sd"]), f"{r['n']:,}")
-    s.caption = f"{r['run']} ({r['table']}: {r['rows']:,} rows)"
+    s.caption = f"{r['run']} ({r['table']}: {r['rows']:,} rows)" + (
+        f"; {r['partial']}" if r.get("partial") else "")
     rec = {k: r.get(k) for k in ("event", "given", "table", "kind", "estimate", "low", "high",
                                  "k", "n", "rows")}
+    if r.get("partial"):
+        rec["partial"] = r["partial"]
     return [s], [rec]
 
 
@@ -140,6 +143,9 @@ def report_view(st: dict) -> tuple[list[Section], list[dict]]:
     tie = st["round_tie"]
     w.add("round tied at the top", f"{tie['rate']:.4f} {ci(tie)}", *[""] * (len(labels) - 1))
     recs.append(_rec("round_tie", tie))
+    if st.get("partial"):
+        w.caption = (f"{st['partial']}: the run is unfinished or still being written; every "
+                     f"figure here is of its finished parts")
     secs.append(w)
 
     ex = st.get("match_exact")

@@ -19,7 +19,7 @@ their intervals and n); `render` turns them into Markdown.
     skill     spimc vs endgame, endgame vs greedy, greedy vs random
     advice    the maxims of the rule texts (`maxims.measure`)
     claims    claims of the rule texts answered with `ask`
-    review    seed 003's commented plays, reviewed
+    review    the worked-game page's commented plays, reviewed
 
 The plan of the default almanac (2 cores shared with other work; rates
 measured with `endgame` for every seat, Parquet writing included):
@@ -39,7 +39,7 @@ measured with `endgame` for every seat, Parquet writing included):
       2,000 deals and 200 games                                     ~300 s
     advice: 7 maxims x (100,000 deals ~6 s + 500 rounds replayed
       ~28 s)                                                        ~240 s
-    seed 003 reviewed (10,000 rollouts a play, deep checks)          ~60 s
+    the worked game reviewed (10,000 rollouts a play, deep checks)          ~60 s
     total                                                      ~25 minutes
 
 (estimated from these rates, not timed end to end at this size; the
@@ -73,7 +73,7 @@ class Sizes:
     is played on; `maxim_deals`, `maxim_sample`: per maxim, the duplicate
     deals and the rounds replayed to see how often it changes the move;
     `bootstrap`: resamplings for the odds' intervals; `review_rollouts`:
-    per play of seed 003."""
+    per play of the worked game."""
     rounds: dict = field(default_factory=lambda: {
         "scopa": 10_000_000, "scopa-3": 2_000_000, "scopa-4": 2_000_000,
         "scopone-scientifico": 2_000_000})
@@ -340,17 +340,17 @@ def advice(maxim: str, deals: int, sample: int, seed: int, workers=None, schedul
 
 
 CLAIMS = (
-    {"source": "seed 002's strategy notes",
+    {"source": "the database summary's strategy notes",
      "quote": "Holding all four Sevens virtually guarantees the Prime point.",
      "question": "P(side 0 wins the primiera) when it is dealt all four sevens",
      "event": "pt_primiera_0 == 1", "given": "count(dealt_0 & sevens) == 4",
      "check": "at least 0.9"},       # "virtually": 9 times in 10 or more
-    {"source": "seed 002's strategy notes",
+    {"source": "the database summary's strategy notes",
      "quote": "With only 10 Coins cards in the deck, capturing 6 or more guarantees the "
               "Coins majority point",
      "question": "P(side 0 takes the coins point) when it captures 6 coins or more",
      "event": "pt_coins_0 == 1", "given": "coins_0 >= 6", "check": "1"},
-    {"source": "seed 000's rules",
+    {"source": "the rulebook",
      "quote": "The best cards to win during play are the 7's and the cards of the Coin suit.",
      "question": "P(side 0 wins the round) when its first hand holds a seven or a coin",
      "event": "winner == 0", "given": "count(hand_0 & (sevens | coins)) >= 1",
@@ -378,7 +378,7 @@ def claims(run) -> list[dict]:
     return out
 
 
-# The plays seed 003's commentary judges: (who, the play as `review` writes
+# The plays the worked-game page's commentary judges: (who, the play as `review` writes
 # it, the text's verdict, its words).
 COMMENTED = (
     ("You", "7d takes 2c 5s", "good", "The settebello is now in your pile, where nobody can "
@@ -397,7 +397,7 @@ COMMENTED = (
 
 
 def review_plays(rollouts: int, seed: int, workers=None, scheduler=None) -> dict:
-    """`review` of seed 003's record (every label checked by the deep
+    """`review` of the worked game's record (every label checked by the deep
     evaluator), and its verdict on each commented play."""
     from .review import review
     df = review(str(RECORD), seed=seed, rollouts=rollouts, workers=workers, scheduler=scheduler)
@@ -478,7 +478,7 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
                 out, f"maxim-{name}", {"maxim": name, "deals": sizes.maxim_deals,
                                        "sample": sizes.maxim_sample, "seed": seed},
                 lambda: advice(name, sizes.maxim_deals, sizes.maxim_sample, seed, workers, ex)))
-        _step(progress, "reviewing seed 003")
+        _step(progress, "reviewing the worked game")
         data["review"] = part(out, "review-seed-003", {"rollouts": sizes.review_rollouts,
                                                        "seed": seed},
                               lambda: review_plays(sizes.review_rollouts, seed, workers, ex))
@@ -796,7 +796,7 @@ def _claims_md(data, made) -> list[str]:
 
 def _review_md(data, made) -> list[str]:
     r = data["review"]
-    doc = ["## Seed 003's commented plays, reviewed\n",
+    doc = ["## The worked-game page's commented plays, reviewed\n",
            "For each play the text calls good or a mistake: what `scopa-sim review` says "
            "(the round points the play lost against the best move, with its 95% interval, "
            "and its label), and whether the two agree.\n"]

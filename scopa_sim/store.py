@@ -566,6 +566,14 @@ class Run:
     def n_missing(self) -> int:
         return self.spec.n_batches - len(self._done)
 
+    def partial(self) -> str | None:
+        """'partial run: 4 of 10 parts' when parts of the run are missing (it
+        was interrupted, or is still being written), for what is read from
+        it to say so; None for a whole run."""
+        if not self.n_missing:
+            return None
+        return f"partial run: {len(self._done):,} of {self.spec.n_batches:,} parts"
+
     def save(self, b: int, part: Part) -> None:
         """Store batch b's part files (games first, then rounds: a rounds part
         marks the batch done) and record their sha256 in the manifest (saved

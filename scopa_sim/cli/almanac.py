@@ -31,8 +31,9 @@ def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
     Every seat plays `endgame` under scopa, scopa-3, scopa-4 and
     scopone-scientifico (the dealer's edge, round points, card values, the
     odds from every score); better play against worse on duplicate deals;
-    each maxim of the rule texts measured; claims of the texts asked; seed
-    003's commented plays reviewed. Each number has its 95% interval and n.
+    each maxim of the rule texts measured; claims of the texts asked; the
+    worked-game page's commented plays reviewed (docs/VARIANTS.md names the
+    rule texts). Each number has its 95% interval and n.
     The runs are ordinary runs under OUT/runs/: an interrupted almanac
     resumes where it stopped when run again with the same options.
 
