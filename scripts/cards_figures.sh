@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Regenerate the README's card questions and docs/values-endgame.png: ten
 # million rounds of endgame against endgame, keeping what each side captured
-# (about 10 minutes on 2 busy cores, the simulation most of it; once made, the
-# run is kept in runs/ and only the questions and the figure are made again,
-# in about 2 minutes), four questions about the deal and the captured cards,
-# and what each card is worth.
+# (14 minutes measured on 2 cores busy with other work, the simulation 9 of
+# them; once made, the run is kept in runs/ and only the questions and the
+# figure are made again, in about 5 minutes), five questions about the deal
+# and the captured cards, and what each card is worth.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

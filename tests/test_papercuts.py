@@ -59,14 +59,6 @@ def test_almanac_help_names_its_default_seed():
     assert f"default {DEFAULT_SEED}" in text and "a fresh one" not in text
 
 
-def test_every_help_saying_a_fresh_seed_draws_one():
-    """Where --help says 'a fresh one', no fixed default stands behind it."""
-    for name, cmd in main.commands.items():
-        seed = [p for p in cmd.params if p.name == "seed"]
-        if seed and "fresh" in (seed[0].help or ""):
-            assert seed[0].default is None, name
-
-
 # ---- 6. moves read as cards ------------------------------------------------------------
 def test_moves_print_as_cards_and_stay_tuples():
     rnd = scopa_sim.Round.from_position(hands=["7d 3c 5h", "Kc Qs 2d"], table="4h 3s",
