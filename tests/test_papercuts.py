@@ -165,3 +165,61 @@ def test_a_whole_run_says_nothing_of_parts(tmp_path):
         "--quiet")
     r = json.loads(cli("ask", tmp_path / "w", "winner == 0", "--format", "json").output)
     assert "partial" not in r
+
+
+# ---- 4. the README's commands, the path, the tests' duration ------------------------------
+README = (ROOT / "README.md").read_text()
+
+
+def test_readme_writes_scopa_sim_and_says_how_to_reach_it():
+    commands = [line.strip() for line in README.splitlines()
+                if re.match(r"^    (\$ )?(\.venv/bin/)?scopa-sim ", line)]
+    assert len(commands) >= 10
+    assert not [c for c in commands if ".venv/bin/" in c]        # one way of writing them
+    assert "source .venv/bin/activate" in README
+    tests = README[README.index("**Run the tests**"):README.index("bash scripts/test.sh")]
+    assert re.search(r"\d+ minutes", tests)
+
+
+# ---- 5. the rule texts by their names ------------------------------------------------------
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+KINDS = ("the rulebook", "the games site", "the database summary", "the worked-game page")
+
+
+def _rule_texts_section(text: str) -> str:
+    start = text.index("## The rule texts")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def test_docs_name_the_rule_texts_and_never_link_outside():
+    variants = (ROOT / "docs" / "VARIANTS.md").read_text()
+    table = _rule_texts_section(variants)
+    for kind in KINDS:
+        assert f"| {kind} |" in table
+    for title in ('"Scopa Rulebook"', '"Game rules Italian Scopa"', '"Scopa rules"'):
+        assert title in table
+    for page in DOCS:
+        text = page.read_text()
+        assert "../shared" not in text and "shared/seeds" not in text, page.name
+        if page.name == "VARIANTS.md":
+            text = text.replace(table, "")                       # where the numbers are explained
+        found = re.findall(r"\bseeds? 00[0-3]|\b00[0-3]'s\b|\b00[0-3]-00[0-3]\b", text, re.I)
+        assert not found, (page.name, found)
+
+
+def test_quotes_name_their_rule_text():
+    from scopa_sim.almanac import CLAIMS
+    from scopa_sim.maxims import MAXIMS
+    for source in [m.source for m in MAXIMS.values()] + [c["source"] for c in CLAIMS]:
+        assert source.startswith(KINDS), source
+    rules = cli("rules").output
+    assert not re.search(r"\bseeds? 00\d", rules)
+
+
+# ---- 12. dealt against first hand -----------------------------------------------------------
+def test_readme_says_what_dealt_0_is_and_asks_about_the_first_hand():
+    ask = README[README.index("**Ask**"):README.index("**Price the cards**")]
+    assert "'7d' in dealt_0" in ask and "'7d' in hand_0" in ask
+    assert re.search(r"`dealt_0` is every card seat 0 was dealt in the round, in any deal", " ".join(ask.split()))
+    assert "`hand_0` its first hand" in " ".join(ask.split())
+    assert "count(taken_0 & sevens) >= 3" in ask                  # item 13's question
