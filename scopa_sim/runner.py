@@ -156,11 +156,12 @@ def simulate(rounds: int | None = None, games: int | None = None,
              strategies=("random", "greedy"), rules: str | Rules = "scopa",
              seed: int | None = None, workers: int = 1, batch_size: int = DEFAULT_BATCH,
              progress: Callable[[int], None] | None = None, scheduler=None,
-             deals: bool = False) -> pd.DataFrame:
+             deals: bool = False, taken: bool = False) -> pd.DataFrame:
     """Simulate `rounds` rounds (or `games` games) and return one row per round
     (with games, `game` is the game index and `round` the round within it);
     with `deals`, also each round's deal columns (`scopa_sim.deals`: every
-    seat's first hand and cards dealt, and the first table, as card sets).
+    seat's first hand and cards dealt, and the first table, as card sets);
+    with `taken`, the cards each side captured (`taken_0`, ..., `scopa_sim.taken`).
 
     Strategies: one per side (or per seat), e.g. ("random", "greedy:scopa=2000").
     Batches run on `workers` threads, or on a Dask cluster (`scheduler`: an
@@ -169,7 +170,8 @@ def simulate(rounds: int | None = None, games: int | None = None,
     `workers`, `batch_size` and scheduler; without one a fresh seed is drawn.
     The seed is in `df.attrs["seed"]`.
     """
-    spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size)
+    spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size,
+                        keep_taken=bool(taken))
     workers = whole(workers, "workers", 1, 1024)
     parts = []
 

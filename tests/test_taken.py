@@ -167,3 +167,34 @@ def test_values_by_taken(endgame_run, tmp_path):
     out = cli("values", endgame_run, "--by", "taken", "--quiet", "--out", tmp_path / "v.png")
     assert "captured" in out.output and (tmp_path / "v.png").exists()
     assert "first hand's worth" not in out.output
+
+
+def test_python_simulate_gives_taken_columns():
+    df = scopa_sim_simulate(rounds=300, strategies=("greedy", "random"), seed=2, taken=True)
+    plain = scopa_sim_simulate(rounds=300, strategies=("greedy", "random"), seed=2)
+    assert list(df.columns) == list(plain.columns) + ["taken_0", "taken_1"]
+    assert df[plain.columns].equals(plain)
+    check_piles({c: df[c].to_numpy() for c in df.columns}, 2)
+
+
+def scopa_sim_simulate(**kw):
+    import scopa_sim
+    return scopa_sim.simulate(**kw)
+
+
+def test_a_kept_run_resumes_with_its_taken_columns(tmp_path):
+    """An interrupted --keep-taken run resumes to the parts of an
+    uninterrupted one."""
+    import scopa_sim
+    from scopa_sim.stored_run import simulate_part
+    args = ["--rounds", 3000, "--strategies", "counter,greedy", "--seed", 6, "--batch-size",
+            1000, "--keep-taken", "--quiet"]
+    cli("simulate", *args, "--out", tmp_path / "whole")
+    spec = RunSpec.make(rounds=3000, strategies=("counter", "greedy"), seed=6, batch_size=1000,
+                        keep_taken=True)
+    with Run.create(tmp_path / "cut", spec) as run:
+        run.save(0, simulate_part(spec, run.meta, 0)[0])
+    scopa_sim.resume(tmp_path / "cut")
+    for b in range(3):
+        name = f"rounds/part-{b:06d}.parquet"
+        assert (tmp_path / "cut" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
