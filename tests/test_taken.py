@@ -198,3 +198,15 @@ def test_a_kept_run_resumes_with_its_taken_columns(tmp_path):
     for b in range(3):
         name = f"rounds/part-{b:06d}.parquet"
         assert (tmp_path / "cut" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+
+
+def test_a_jitted_strategy_stores_the_builtin_piles(tmp_path):
+    """greedy_jit plays as greedy: its stored taken columns are a greedy run's,
+    played again."""
+    common = ["--rounds", 600, "--seed", 9, "--batch-size", 300, "--quiet"]
+    cli("simulate", *common, "--strategies", f"{EXAMPLES / 'greedy_jit.py'}:greedy,random",
+        "--out", tmp_path / "jit", "--keep-taken")
+    cli("simulate", *common, "--strategies", "greedy,random", "--out", tmp_path / "builtin")
+    given = "count(taken_0 & coins) >= 6"
+    a, b = (ask(tmp_path / x, "winner == 0", given) for x in ("jit", "builtin"))
+    assert (a["k"], a["n"]) == (b["k"], b["n"]) and a["n"] > 100
