@@ -51,6 +51,21 @@ def _kernel_for(ids):
     return _kernels().KERNELS[batch.KERNELS.index(batch.kernel_for(ids))]
 
 
+def needs_compile(ids) -> bool:
+    """Whether a --keep-taken run of these strategy ids compiles its taken
+    kernel first, rather than loading it from the disk cache (as
+    `batch.needs_compile` says of the batch kernels)."""
+    from pathlib import Path
+    kernel = _kernel_for(ids)
+    if kernel.overloads:
+        return False
+    try:
+        index = Path(kernel._cache._cache_file._index_path)   # Numba's cache index file
+    except AttributeError:
+        return True
+    return not index.exists()
+
+
 def play_units(seats: Seats, games: bool, seed: int, first: int, count: int):
     """Units first..first+count-1 of run `seed`, played as `Seats.play` plays
     them: (sides, rounds, taken uint64[rows, n_sides]); StrategyError if a

@@ -44,7 +44,8 @@ def check_piles(cols, n_sides: int, whole_deck: bool = True) -> None:
 @pytest.mark.parametrize("rules,strategies", [("scopa", ("random", "greedy")),
                                               ("scopa", ("counter", "reply")),
                                               ("scopa-4", ("greedy", "heuristic")),
-                                              ("scopa-3", ("greedy", "random", "counter"))])
+                                              ("scopa-3", ("greedy", "random", "counter")),
+                                              ("scopone-scientifico", ("counter", "greedy"))])
 @pytest.mark.parametrize("games", [False, True])
 def test_keep_taken_rows_are_the_runs_rows(rules, strategies, games):
     """The taken kernel writes the batch kernel's rows, byte for byte, and

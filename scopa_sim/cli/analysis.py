@@ -229,8 +229,11 @@ def ask(run_dir, event, given, table, fmt):
     -1 on a tie), margin (points_0 - points_1), total_points, dealer_side,
     leader, leader_side, game_winner (runs of games); games table:
     dealer_side (of the first round), margin (final score_0 - score_1),
-    besides game, rounds, first_dealer, winner, score_t. An EVENT that is a
-    number, not true/false, gives its mean instead.
+    besides game, rounds, first_dealer, winner, score_t. Card sets: hand_S,
+    dealt_S, table (dealt again from the seed) and taken_T (what side T
+    captured: stored with simulate --keep-taken, else played again from the
+    seed), with sevens, coins, ... and count(). An EVENT that is a number,
+    not true/false, gives its mean instead.
 
     Allowed: numbers, True/False, 'text' (only in ==, != and in); + - * / //
     % ** (the exponent a number from -64 to 64), in 64-bit integers so
@@ -255,6 +258,8 @@ def ask(run_dir, event, given, table, fmt):
       scopa-sim ask runs/demo "margin <= -3" --given "strategy_1 == 'greedy'"
       # the same, an EVENT starting with -
       scopa-sim ask runs/demo "-margin >= 3" --given "strategy_1 == 'greedy'"
+      # how often do I win the round when I capture three sevens?
+      scopa-sim ask runs/demo "winner == 0" --given "count(taken_0 & sevens) >= 3"
     """
     from ..analysis.query import ask as run_ask
     from ..analysis.views import ask_view

@@ -14,7 +14,7 @@ from .options import (Interrupted, cluster_options, note, out, outside_runs, par
                       workers_option)
 
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
-               "batch_size", "overwrite", "keep_taken")              # fixed by the run: not with --resume
+               "batch_size", "overwrite", "keep_taken")   # fixed by the run: not with --resume
 
 
 def default_out(spec) -> Path:
@@ -113,12 +113,14 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     from ..kernels import needs_compile
     from ..stored_run import store_batches
     from ..strategies import pack_strategies
+    from ..taken import needs_compile as taken_compile
     spec = run.spec
     bar = progress(quiet, "simulate", False, TextColumn("eta"), TimeRemainingColumn())
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         with bar:
-            compiling = needs_compile(pack_strategies(spec.strategies, spec.rules)[0])
+            ids = pack_strategies(spec.strategies, spec.rules)[0]
+            compiling = needs_compile(ids) if not spec.keep_taken else taken_compile(ids)
             first = "compiling kernels, first run only" if compiling else ""
             bar_task = bar.add_task("", total=spec.units, note=first)
             local = scheduler is None or type(scheduler).__name__ == "Threads"
