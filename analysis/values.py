@@ -104,6 +104,8 @@ def card_values(run: Run, progress=None, by: str = "hand") -> dict:
            "strategies": [side_strategy(spec, t) for t in range(rules.n_sides)],
            "cards": [{"card": c, "margin": margin[c].as_dict(), "win_edge": edge[c].as_dict()}
                      for c in range(40)]}
+    if run.partial():                        # an unfinished run: said beside the values
+        out["partial"] = run.partial()
     if by == "taken":
         return {**out, "by": "taken", "hand_worth": None}
     return {**out, "hand_worth": _hand_worth(run, worth, rules.hand_size, progress)}

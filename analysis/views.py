@@ -275,7 +275,8 @@ def values_view(r: dict) -> tuple[list[Section], list[dict]]:
     s.caption = ("the round margin (points, own side minus the best other) and the win edge "
                  "(P(win) minus P(another side wins)) of the side "
                  + ("that captured the card" if taken else "whose first hand holds the card")
-                 + f"; these values hold under these strategies ({who}), not in general")
+                 + f"; these values hold under these strategies ({who}), not in general"
+                 + (f"; {r['partial']}" if r.get("partial") else ""))
     w = r["hand_worth"]
     recs = [{"card": card_name(c["card"]), "margin": c["margin"]["mean"],
              "margin_low": c["margin"]["low"], "margin_high": c["margin"]["high"],

@@ -160,6 +160,11 @@ def test_report_says_a_run_is_partial(partial_run):
     assert r["partial"] == "partial run: 2 of 5 parts"
 
 
+def test_values_says_a_run_is_partial(partial_run):
+    out = " ".join(cli("values", partial_run, "--quiet").output.split())
+    assert "partial run: 2 of 5 parts" in out
+
+
 def test_a_whole_run_says_nothing_of_parts(tmp_path):
     cli("simulate", "--rounds", 2000, "--seed", 2, "--batch-size", 1000, "--out", tmp_path / "w",
         "--quiet")
