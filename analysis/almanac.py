@@ -8,7 +8,7 @@ function returning plain data (estimates with their intervals and n), which
     cards     what each card of the first hand is worth (`values`)
     odds      P(win the game) from every score (Markov chain, bootstrap)
     claims    claims of the rule texts answered with `ask`
-    review    seed 003's commented plays against what `review` says of them
+    review    the worked-game page's commented plays against what `review` says of them
 """
 from __future__ import annotations
 
@@ -143,17 +143,17 @@ def odds_table(joint, rules, strategies, rounds: int, seed: int, bootstrap: int)
 
 
 CLAIMS = (
-    {"source": "seed 002's strategy notes",
+    {"source": "the database summary's strategy notes",
      "quote": "Holding all four Sevens virtually guarantees the Prime point.",
      "question": "P(side 0 wins the primiera) when it is dealt all four sevens",
      "event": "pt_primiera_0 == 1", "given": "count(dealt_0 & sevens) == 4",
      "check": "at least 0.9"},       # "virtually": 9 times in 10 or more
-    {"source": "seed 002's strategy notes",
+    {"source": "the database summary's strategy notes",
      "quote": "With only 10 Coins cards in the deck, capturing 6 or more guarantees the "
               "Coins majority point",
      "question": "P(side 0 takes the coins point) when it captures 6 coins or more",
      "event": "pt_coins_0 == 1", "given": "coins_0 >= 6", "check": "1"},
-    {"source": "seed 000's rules",
+    {"source": "the rulebook",
      "quote": "The best cards to win during play are the 7's and the cards of the Coin suit.",
      "question": "P(side 0 wins the round) when its first hand holds a seven or a coin",
      "event": "winner == 0", "given": "count(hand_0 & (sevens | coins)) >= 1",
@@ -180,7 +180,7 @@ def claims(run) -> list[dict]:
     return out
 
 
-# The plays seed 003's commentary judges: (who, the play as `review` writes
+# The plays the worked-game page's commentary judges: (who, the play as `review` writes
 # it, the text's verdict, its words).
 COMMENTED = (
     ("You", "7d takes 2c 5s", "good", "The settebello is now in your pile, where nobody can "
@@ -199,7 +199,7 @@ COMMENTED = (
 
 
 def commented_plays(df, rollouts: int, seed: int) -> dict:
-    """What a `review` of seed 003's record (`df`, made with `rollouts` and
+    """What a `review` of the worked game's record (`df`, made with `rollouts` and
     `seed`) says of each play its commentary judges (`COMMENTED`), and
     whether the two agree."""
     rows = []

@@ -322,7 +322,7 @@ def _claims_md(data, made) -> list[str]:
 
 def _review_md(data, made) -> list[str]:
     r = data["review"]
-    doc = ["## Seed 003's commented plays, reviewed\n",
+    doc = ["## The worked-game page's commented plays, reviewed\n",
            "For each play the text calls good or a mistake: what `scopa-sim review` says "
            "(the round points the play lost against the best move, with its 95% interval, "
            "and its label), and whether the two agree.\n"]

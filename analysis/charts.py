@@ -218,8 +218,12 @@ def values(data: dict):
     m = np.array([c["margin"]["mean"] for c in data["cards"]], dtype=float).reshape(4, 10)
     half = np.array([(c["margin"]["high"] - c["margin"]["low"]) / 2 for c in data["cards"]],
                     dtype=float).reshape(4, 10)
-    fig, (ax, hx) = plt.subplots(2, 1, figsize=(SIZE[0], SIZE[1] * 1.25), dpi=DPI,
-                                 layout="constrained", height_ratios=(1.1, 1))
+    w = data["hand_worth"]
+    if w is None:                       # by who captured the card: the heat map alone
+        fig, ax = plt.subplots(figsize=SIZE, dpi=DPI, layout="constrained")
+    else:
+        fig, (ax, hx) = plt.subplots(2, 1, figsize=(SIZE[0], SIZE[1] * 1.25), dpi=DPI,
+                                     layout="constrained", height_ratios=(1.1, 1))
     lim = np.nanmax(np.abs(m)) or 1.0
     im = ax.imshow(m, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
     for i in range(4):
@@ -228,11 +232,14 @@ def values(data: dict):
                     fontsize=7, color="white" if abs(m[i, j]) > 0.6 * lim else "black")
     ax.set_xticks(range(10), RANK_NAMES)
     ax.set_yticks(range(4), SUIT_NAMES)
-    ax.set_title(f"What a card in the first hand is worth, {data['rules']}: the holder's mean "
+    where, who = (("captured", "captor") if data.get("by") == "taken"
+                  else ("in the first hand", "holder"))
+    ax.set_title(f"What a card {where} is worth, {data['rules']}: the {who}'s mean "
                  f"round margin\n{' vs '.join(data['strategies'])}, {data['rounds']:,} rounds; "
                  f"± 95% halfwidth", fontsize=10)
     fig.colorbar(im, ax=ax, label="points per round")
-    w = data["hand_worth"]
+    if w is None:
+        return fig
     edges = w["low"] + w["bin"] * np.arange(len(w["counts"]))
     hx.bar(edges, w["counts"], width=w["bin"], align="edge", color="#4C72B0")
     for q, style in (("0.05", ":"), ("0.5", "--"), ("0.95", ":")):

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine import deals
+from ..runs import taken
 from ..runs.store import Run
 from . import expr as expression
 from .stats import Moments, strict_leader, wilson
@@ -100,6 +101,10 @@ def derived_columns(run: Run, table: str) -> dict[str, Derived]:
         out.update({name: Derived(lambda run: deals.keys(run.spec.games), None,
                                   "a deal column (card set)")
                     for name in deals.names(run.spec.rules)})
+        if not getattr(run.spec, "keep_taken", False):   # else stored: read, not played again
+            out.update({name: Derived(lambda run: deals.keys(run.spec.games), None,
+                                      "a taken column (card set), played again from the seed")
+                        for name in taken.names(run.spec.rules)})
     return out
 
 
@@ -143,11 +148,19 @@ def batches(run: Run, exprs: list[str], table: str = "rounds") -> Iterator[pd.Da
     and no others: memory holds one batch, whatever the size of the run."""
     read, compute = _columns(run, exprs, table)
     derived = derived_columns(run, table)
-    dealt = [n for n in compute if derived[n].compute is None]
-    if dealt:
+    replayed = [n for n in compute if derived[n].compute is None
+                and n in taken.names(run.spec.rules)]
+    dealt = [n for n in compute if derived[n].compute is None and n not in replayed]
+    if dealt or replayed:
         deals.check_run(run.root, run.manifest)
+    if replayed:
+        taken.check_replayable(run.root, run.stored)
     for b in run.done_batches():
         df = run.read_batch(b, table, columns=read)
+        if replayed:
+            cols = taken.replay(run, b, df)
+            for n in replayed:
+                df[n] = cols[n]
         if dealt:
             cols = deals.for_rows(run.spec.rules, run.spec.seed, run.spec.games, df)
             for n in dealt:
@@ -200,6 +213,9 @@ def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -
         raise ValueError(f"no row of the {rows:,} satisfies the condition {given!r}")
     out = {"run": str(run.root), "table": table, "event": event, "given": given,
            "rows": rows}
+    if run.partial():                        # an unfinished run: say so beside every answer
+        out.update(partial=run.partial(), parts=len(run.done_batches()),
+                   parts_planned=run.spec.n_batches)
     if kind == "probability":
         r = wilson(k, moments.n)
         out.update(kind="probability", estimate=r.value, k=r.k, n=r.n, low=r.low, high=r.high)

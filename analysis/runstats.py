@@ -89,6 +89,9 @@ def run_stats(run: Run, bootstrap: int = 200, progress=None, values: bool = True
            "sides": s["sides"], "categories": s["categories"]}
     if "games" in s:
         out["games"] = s["games"]
+    if run.partial():                        # an unfinished run: said at the top of the report
+        out.update(partial=run.partial(), parts=len(run.done_batches()),
+                   parts_planned=spec.n_batches)
     # dealer versus leader
     d = t.dealer
     out["dealer"] = {"dealer_win": wilson(int(d[0]), t.rows).as_dict(),

@@ -9,12 +9,18 @@ round, -1 if another side does, 0 on a tie at the top (so its mean is P(t
 wins) - P(another side wins)). A card on the first table or dealt later
 counts for nobody. A hand's worth is the sum of its cards' margins: the
 margin it promises, card by card. Values hold under the run's strategies.
+
+By who captured it (`by="taken"`): for a card in side t's captured cards
+(`scopa_sim.runs.taken`: stored with the run, or played again from its seed),
+t's margin and win edge; every card of a round counts for one side. There is
+no hand's worth then.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..engine import deals
+from ..runs import taken
 from ..runs.store import Run, side_strategy
 from .stats import mean_from_sums, strict_leader
 
@@ -50,19 +56,40 @@ def _hands(run: Run, columns: list[str]):
         yield b, df, [dealt[f"hand_{s}"] for s in range(spec.rules.players)]
 
 
-def card_values(run: Run, progress=None) -> dict:
+def _taken(run: Run, columns: list[str]):
+    """Batch by batch: the rows (`columns`) and every side's captured cards
+    (stored, or played again from the seed)."""
+    spec = run.spec
+    stored = getattr(spec, "keep_taken", False)
+    if not stored:
+        taken.check_replayable(run.root, run.stored)
+    names = taken.names(spec.rules)
+    for b, df in run.batches(columns=deals.keys(spec.games) + columns
+                             + (names if stored else [])):
+        sets = df if stored else taken.replay(run, b, df)
+        yield b, df, [np.asarray(sets[n]) for n in names]
+
+
+BY = ("hand", "taken")
+
+
+def card_values(run: Run, progress=None, by: str = "hand") -> dict:
     """The values of the 40 cards and the distribution of hand worth, as
     plain data (two passes over the run's batches: values, then worth;
-    `progress(b)` after each batch of each)."""
+    `progress(b)` after each batch of each). `by="taken"`: by the side that
+    captured each card (one pass; no hand worth)."""
+    if by not in BY:
+        raise ValueError(f"by must be one of {', '.join(BY)}, not {by!r}")
     spec, rules = run.spec, run.spec.rules
     deals.check_run(run.root, run.manifest)
     sums = np.zeros((5, 40))              # n, margin sum, margin sum sq, edge sum, edge sum sq
     rows = 0
-    for b, df, hands in _hands(run, [f"points_{t}" for t in range(rules.n_sides)]):
+    for b, df, hands in (_hands if by == "hand" else _taken)(
+            run, [f"points_{t}" for t in range(rules.n_sides)]):
         margins, edges = _sides(run, df)
         rows += len(df)
         for s, hand in enumerate(hands):
-            t = rules.teams[s]
+            t = rules.teams[s] if by == "hand" else s
             for lo in range(0, len(df), CHUNK):
                 m, e = margins[lo:lo + CHUNK, t], edges[lo:lo + CHUNK, t]
                 terms = np.stack([np.ones_like(m), m, m * m, e, e * e]).astype(np.float64)
@@ -74,11 +101,15 @@ def card_values(run: Run, progress=None) -> dict:
     margin = [mean_from_sums(sums[1, c], sums[2, c], int(sums[0, c])) for c in range(40)]
     edge = [mean_from_sums(sums[3, c], sums[4, c], int(sums[0, c])) for c in range(40)]
     worth = np.array([m.mean if m.n else 0.0 for m in margin])
-    return {"run": str(run.root), "rules": rules.name, "seed": spec.seed, "rounds": rows,
-            "strategies": [side_strategy(spec, t) for t in range(rules.n_sides)],
-            "cards": [{"card": c, "margin": margin[c].as_dict(), "win_edge": edge[c].as_dict()}
-                      for c in range(40)],
-            "hand_worth": _hand_worth(run, worth, rules.hand_size, progress)}
+    out = {"run": str(run.root), "rules": rules.name, "seed": spec.seed, "rounds": rows,
+           "strategies": [side_strategy(spec, t) for t in range(rules.n_sides)],
+           "cards": [{"card": c, "margin": margin[c].as_dict(), "win_edge": edge[c].as_dict()}
+                     for c in range(40)]}
+    if run.partial():                        # an unfinished run: said beside the values
+        out["partial"] = run.partial()
+    if by == "taken":
+        return {**out, "by": "taken", "hand_worth": None}
+    return {**out, "hand_worth": _hand_worth(run, worth, rules.hand_size, progress)}
 
 
 def _hand_worth(run: Run, worth: np.ndarray, size: int, progress=None) -> dict:

@@ -117,9 +117,12 @@ def ask_view(r: dict) -> tuple[list[Section], list[dict]]:
     else:
         s = Section(f"mean of {r['event']}{given}", ["estimate", "95% CI", "sd", "n"])
         s.add(number(r["estimate"]), ci(r), number(r["sd"]), f"{r['n']:,}")
-    s.caption = f"{r['run']} ({r['table']}: {r['rows']:,} rows)"
+    s.caption = f"{r['run']} ({r['table']}: {r['rows']:,} rows)" + (
+        f"; {r['partial']}" if r.get("partial") else "")
     rec = {k: r.get(k) for k in ("event", "given", "table", "kind", "estimate", "low", "high",
                                  "k", "n", "rows")}
+    if r.get("partial"):
+        rec["partial"] = r["partial"]
     return [s], [rec]
 
 
@@ -140,6 +143,9 @@ def report_view(st: dict) -> tuple[list[Section], list[dict]]:
     tie = st["round_tie"]
     w.add("round tied at the top", f"{tie['rate']:.4f} {ci(tie)}", *[""] * (len(labels) - 1))
     recs.append(_rec("round_tie", tie))
+    if st.get("partial"):
+        w.caption = (f"{st['partial']}: the run is unfinished or still being written; every "
+                     f"figure here is of its finished parts")
     secs.append(w)
 
     ex = st.get("match_exact")
@@ -256,25 +262,31 @@ def odds_view(r: dict) -> tuple[list[Section], list[dict]]:
 def values_view(r: dict) -> tuple[list[Section], list[dict]]:
     from ..engine.cards import card_name
     who = " vs ".join(r["strategies"])
-    s = Section(f"what a card in the first hand is worth, {r['rules']}: {who}, "
-                f"{r['rounds']:,} rounds (most valuable first)",
-                ["card", "holder's margin", "95% CI", "win edge", "95% CI", "n"])
+    taken = r.get("by") == "taken"
+    s = Section(f"what a card {'captured' if taken else 'in the first hand'} is worth, "
+                f"{r['rules']}: {who}, {r['rounds']:,} rounds (most valuable first)",
+                ["card", "captor's margin" if taken else "holder's margin", "95% CI",
+                 "win edge", "95% CI", "n"])
     cards = sorted(r["cards"], key=lambda c: -(c["margin"]["mean"] or 0))
     for c in cards:
         m, e = c["margin"], c["win_edge"]
         s.add(card_name(c["card"]), f"{m['mean']:+.4f}", f"[{m['low']:+.4f}, {m['high']:+.4f}]",
               f"{e['mean']:+.4f}", f"[{e['low']:+.4f}, {e['high']:+.4f}]", f"{m['n']:,}")
     s.caption = ("the round margin (points, own side minus the best other) and the win edge "
-                 "(P(win) minus P(another side wins)) of the side whose first hand holds the "
-                 f"card; these values hold under these strategies ({who}), not in general")
+                 "(P(win) minus P(another side wins)) of the side "
+                 + ("that captured the card" if taken else "whose first hand holds the card")
+                 + f"; these values hold under these strategies ({who}), not in general"
+                 + (f"; {r['partial']}" if r.get("partial") else ""))
     w = r["hand_worth"]
+    recs = [{"card": card_name(c["card"]), "margin": c["margin"]["mean"],
+             "margin_low": c["margin"]["low"], "margin_high": c["margin"]["high"],
+             "win_edge": c["win_edge"]["mean"], "win_edge_low": c["win_edge"]["low"],
+             "win_edge_high": c["win_edge"]["high"], "n": c["margin"]["n"]} for c in r["cards"]]
+    if w is None:                         # by who captured the card: no hand's worth
+        return [s], recs
     h = Section(f"a first hand's worth: the sum of its cards' values (points per round), "
                 f"over {w['mean']['n']:,} first hands", ["share of hands", "worth at most"])
     for q, x in w["quantiles"].items():
         h.add(f"{float(q):.0%}", f"{x:+.2f}")
     h.caption = f"to the histogram's bins of {w['bin']} points"
-    recs = [{"card": card_name(c["card"]), "margin": c["margin"]["mean"],
-             "margin_low": c["margin"]["low"], "margin_high": c["margin"]["high"],
-             "win_edge": c["win_edge"]["mean"], "win_edge_low": c["win_edge"]["low"],
-             "win_edge_high": c["win_edge"]["high"], "n": c["margin"]["n"]} for c in r["cards"]]
     return [s, h], recs

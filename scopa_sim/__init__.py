@@ -14,7 +14,7 @@ import importlib
 _WHERE = {"advise": "study.advise", "advise_round": "study.advise",
           "compare": "study.matches", "tournament": "study.matches", "odds": "study.odds",
           "review": "study.review",
-          "card_name": "engine.cards", "parse_card": "engine.cards", "parse_cards": "engine.cards",
+          "card_name": "engine.cards", "Move": "engine.cards", "parse_card": "engine.cards", "parse_cards": "engine.cards",
           "Game": "engine.game", "Round": "engine.game", "legal_captures": "engine.game",
           "legal_moves": "engine.game", "PRESETS": "engine.rules", "Rules": "engine.rules",
           "read_record": "engine.records", "deal_columns": "engine.deals",

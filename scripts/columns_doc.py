@@ -5,6 +5,7 @@ declaration of the fields (`scopa_sim.engine.schema`) and of the deal columns
     .venv/bin/python scripts/columns_doc.py > docs/COLUMNS.md
 """
 from scopa_sim.engine import deals, schema
+from scopa_sim.runs import taken
 
 HEADER = "| column | type | meaning |\n|---|---|---|"
 
@@ -48,6 +49,17 @@ def render() -> str:
         "",
         HEADER, *(f"| `{name}_S` | card set | {title} |" for name, title in deals.FIELDS),
         f"| `{deals.TABLE[0]}` | card set | {deals.TABLE[1]} |",
+        "",
+        "## Taken columns",
+        "",
+        "What each side captured in the round, as scoring counts it: the table's",
+        "leftover cards go to the last capturer's side, so `count(taken_t) ==",
+        "cards_t`, and in a round where anyone captured the sides' sets hold the",
+        "40 cards between them. Stored in the run with `simulate --keep-taken`;",
+        "otherwise played again from the run's seed when asked for (built-in",
+        "strategies only; it costs what simulating the run cost).",
+        "",
+        HEADER, f"| `{schema.TAKEN.name}_t` | card set | {taken.FIELD[1]} |",
     ]
     return "\n".join(parts) + "\n"
 

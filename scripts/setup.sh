@@ -6,5 +6,8 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[test]"
+# setuptools warns on every editable install that a folder named like the package
+# may shadow it (ours is the package itself): not for the user to act on.
+PYTHONWARNINGS="ignore:Editable installation" \
+    .venv/bin/python -m pip install --quiet -e ".[test]"
 

@@ -50,7 +50,7 @@ def _targets(name: str, path: Path, node, known) -> set[str]:
         return {a.name for a in node.names if a.name in known}
     base = _absolute(name, path, node)
     out = {f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in known}
-    if base in known:
+    if base in known and len(out) < len(node.names):     # names of the package itself
         out.add(base)
     return out
 

@@ -28,7 +28,7 @@ TINY = Sizes(rounds={p: 2_000 for p in PRESETS}, games={p: 100 for p in PRESETS}
              maxim_deals=500, maxim_sample=3, bootstrap=20, review_rollouts=500)
 SECTIONS = ("## The edge", "## Points", "## Cards", "## Odds", "## Skill against luck",
             "## The advice of the rule texts", "## Claims of the rule texts",
-            "## Seed 003's commented plays")
+            "## The worked-game page's commented plays")
 INTERVAL = r"[+-]?\d+\.\d+ \[[+-]?\d+\.\d+, [+-]?\d+\.\d+\]"
 Z999 = 3.2905                           # two-sided 99.9%
 
@@ -64,10 +64,10 @@ def test_small_almanac_sections_charts_intervals_and_resume(tmp_path):
     assert re.search(r"\| scopa \| " + INTERVAL + r" \(n = 2,000\)", doc)
     assert "(n = 100) |" in _section(doc, "## The edge")           # P(first dealer wins game)
     assert re.search(r"95% interval \(20 resamplings of n = 2,000 rounds\)", doc)
-    assert re.search(r"Holding all four Sevens .* seed 002's strategy notes", doc)
+    assert re.search(r"Holding all four Sevens .* the database summary's strategy notes", doc)
     assert doc.count("*How it was made:*") >= 10
     assert "seed 5" in doc and "scopa-sim " in doc
-    review = _section(doc, "## Seed 003's commented plays")
+    review = _section(doc, "## The worked-game page's commented plays")
     assert review.count("\n| You |") == 4 and review.count("\n| Ada |") == 2
     assert "not found" not in review
     # a second run reuses every run and part and writes the same document

@@ -12,7 +12,7 @@ LAYERS = {                              # a layer -> what it may import of the p
     "scopa_sim.runs": ("scopa_sim.runs", "scopa_sim.engine", "scopa_sim.kernels",
                        "scopa_sim.observation", "scopa_sim.defaults", "scopa_sim.analysis.summary"),
     "scopa_sim.analysis": ("scopa_sim.analysis", "scopa_sim.engine", "scopa_sim.kernels",
-                           "scopa_sim.runs.store", "scopa_sim.defaults"),
+                           "scopa_sim.runs.store", "scopa_sim.runs.taken", "scopa_sim.defaults"),
     "scopa_sim.study": ("scopa_sim.study", "scopa_sim.runs", "scopa_sim.engine",
                         "scopa_sim.analysis", "scopa_sim.kernels", "scopa_sim.defaults",
                         "scopa_sim.data"),

@@ -393,7 +393,7 @@ def test_cli_in_a_process(tmp_path):
 
 def test_cli_checks_and_rewrites_the_example(tmp_path):
     f = write(tmp_path / "game.scopa", EXAMPLE)
-    r = cli("record", f)
+    r = cli("record", f, "--format", "record")
     assert r.exit_code == 0, r.stderr
     assert r.stdout == parse_record(EXAMPLE).record()
     r = cli("record", f, "--names", "Bea,Cid")
@@ -434,11 +434,11 @@ def test_cli_symlink_bom_crlf(tmp_path):
     f = write(tmp_path / "game.scopa", EXAMPLE)
     link = tmp_path / "link.scopa"
     link.symlink_to(f)
-    want = cli("record", f).stdout
-    r = cli("record", link)
+    want = cli("record", f, "--format", "record").stdout
+    r = cli("record", link, "--format", "record")
     assert r.exit_code == 0 and r.stdout == want
     g = write(tmp_path / "bom.scopa", b"\xef\xbb\xbf" + EXAMPLE.replace("\n", "\r\n").encode())
-    r = cli("record", g)
+    r = cli("record", g, "--format", "record")
     assert r.exit_code == 0 and r.stdout == want
     assert read_record(g).record() == want
 
@@ -552,7 +552,7 @@ def test_cli_run_export(runs, tmp_path):
     r = cli("record", runs["scopa"], "--game", 4, "--names", "Ada,You", "--out", out)
     assert r.exit_code == 0, r.stderr
     same_game(read_record(out), from_run(runs["scopa"], game=4))
-    r = cli("record", out)
+    r = cli("record", out, "--format", "record")
     assert r.exit_code == 0 and r.stdout == out.read_text()
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from .options import (QUIET, cluster_options, note, outside_runs, parse_seed, progress, results,
-                      seed_option, where, workers_option)
+                      where, workers_option)
 
 DEFAULT_SEED = 2026                 # = almanac.make's default (checked by a test)
 
@@ -19,7 +19,8 @@ DEFAULT_SEED = 2026                 # = almanac.make's default (checked by a tes
 @click.option("--quick", is_flag=True,
               help="Every count 50 to 100 times smaller: the same sections, wider intervals, "
                    "under 3 minutes.")
-@seed_option
+@click.option("--seed", type=str,
+              help=f"Seed, 0..2**64-1 (default {DEFAULT_SEED}: the same almanac each time).")
 @workers_option
 @cluster_options
 @QUIET
@@ -30,8 +31,9 @@ def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
     Every seat plays `endgame` under scopa, scopa-3, scopa-4 and
     scopone-scientifico (the dealer's edge, round points, card values, the
     odds from every score); better play against worse on duplicate deals;
-    each maxim of the rule texts measured; claims of the texts asked; seed
-    003's commented plays reviewed. Each number has its 95% interval and n.
+    each maxim of the rule texts measured; claims of the texts asked; the
+    worked-game page's commented plays reviewed (docs/VARIANTS.md names the
+    rule texts). Each number has its 95% interval and n.
     The runs are ordinary runs under OUT/runs/: an interrupted almanac
     resumes where it stopped when run again with the same options.
 

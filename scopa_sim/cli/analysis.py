@@ -229,8 +229,11 @@ def ask(run_dir, event, given, table, fmt):
     -1 on a tie), margin (points_0 - points_1), total_points, dealer_side,
     leader, leader_side, game_winner (runs of games); games table:
     dealer_side (of the first round), margin (final score_0 - score_1),
-    besides game, rounds, first_dealer, winner, score_t. An EVENT that is a
-    number, not true/false, gives its mean instead.
+    besides game, rounds, first_dealer, winner, score_t. Card sets: hand_S,
+    dealt_S, table (dealt again from the seed) and taken_T (what side T
+    captured: stored with simulate --keep-taken, else played again from the
+    seed), with sevens, coins, ... and count(). An EVENT that is a number,
+    not true/false, gives its mean instead.
 
     Allowed: numbers, True/False, 'text' (only in ==, != and in); + - * / //
     % ** (the exponent a number from -64 to 64), in 64-bit integers so
@@ -255,6 +258,8 @@ def ask(run_dir, event, given, table, fmt):
       scopa-sim ask runs/demo "margin <= -3" --given "strategy_1 == 'greedy'"
       # the same, an EVENT starting with -
       scopa-sim ask runs/demo "-margin >= 3" --given "strategy_1 == 'greedy'"
+      # how often do I win the round when I capture three sevens?
+      scopa-sim ask runs/demo "winner == 0" --given "count(taken_0 & sevens) >= 3"
     """
     from ..analysis.query import ask as run_ask
     from ..analysis.views import ask_view
@@ -461,10 +466,14 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rule
 @click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the suit x rank heat map and the hand-worth histogram "
                    "(.png, .svg or .pdf).")
+@click.option("--by", type=click.Choice(["hand", "taken"]), default="hand", show_default=True,
+              help="Price a card by the side whose first hand holds it (hand), or by the side "
+                   "that captured it (taken: stored with simulate --keep-taken, or played "
+                   "again from the seed).")
 @OVERWRITE
 @FORMAT
 @QUIET
-def values(run_dir, out_file, overwrite, fmt, quiet):
+def values(run_dir, out_file, overwrite, fmt, quiet, by="hand"):
     """What each card is worth, from the rounds of run RUN.
 
     For each of the 40 cards: the mean round margin and the win edge
@@ -477,6 +486,7 @@ def values(run_dir, out_file, overwrite, fmt, quiet):
     Examples:
       scopa-sim values runs/demo
       scopa-sim values runs/demo --out values.png --format csv
+      scopa-sim values runs/demo --by taken
     """
     from ..analysis import charts
     from ..analysis.values import card_values
@@ -488,8 +498,10 @@ def values(run_dir, out_file, overwrite, fmt, quiet):
         new_files([out_file], overwrite)
     run = _open(run_dir)
     with progress(quiet, "values") as bar:
-        task = bar.add_task("", total=2 * len(run.done_batches()), note="batches, twice")
-        result = card_values(run, progress=lambda b: bar.advance(task))
+        twice = by == "hand"
+        task = bar.add_task("", total=(1 + twice) * len(run.done_batches()),
+                            note="batches, twice" if twice else "batches")
+        result = card_values(run, progress=lambda b: bar.advance(task), by=by)
     if out_file is not None:
         charts.draw("values", result, out_file)
         if not quiet:

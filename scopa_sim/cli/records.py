@@ -26,19 +26,26 @@ from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, emit, new_files
 @click.option("--out", type=click.Path(path_type=Path), help="Write the record to this file "
               "(default: stdout).")
 @OVERWRITE
-def record(source, game, round_, names, strategy_files, out, overwrite):
+@click.option("--format", "fmt", type=click.Choice(["check", "record"]),
+              help="check: one line, 'ok: ROUNDS, PLAYS, final score'; record: the record in "
+                   "the standard form (default: check for a record file without --out or "
+                   "--names, record otherwise).")
+def record(source, game, round_, names, strategy_files, out, overwrite, fmt=None):
     """Write a game record, or check one.
 
     With a run folder: game G (--game) of a run of games, or round I
     (--round) of a run of rounds, played again move by move from the run's
     seed, written as a record (docs/RECORDS.md). With a record file: read,
-    check and replay it, and write it again in the standard form; a bad
-    record is one error line naming its line number.
+    check and replay it, and say it is fine in one line ("ok: 1 round, 12
+    plays, final score 1–5"); with --format record (or --out, or --names)
+    write it again in the standard form. A bad record is one error line
+    naming its line number.
 
     \b
     Examples:
       scopa-sim record runs/games --game 3 --names Ada,You --out game3.scopa
       scopa-sim record game3.scopa
+      scopa-sim record game3.scopa --format record
     """
     from ..engine.records import read_record
     from ..runs.export import from_run
@@ -53,12 +60,28 @@ def record(source, game, round_, names, strategy_files, out, overwrite):
         if game is not None or round_ is not None or strategy_files:
             raise click.UsageError("--game, --round and --strategy-file go with a run folder")
         played = read_record(source)
+        if fmt == "check" or fmt is None and out is None and names is None:
+            click.echo(checked(played), file=results())
+            if out is None:
+                return
     text = played.record(seat_names)
     if out is None:
         click.echo(text, nl=False, file=results())
     else:
         write_whole(text.encode(), out)
         note(f"wrote {out}")
+
+
+def checked(game) -> str:
+    """A record read and replayed without fault, in one line.
+
+        >>> from scopa_sim.engine.records import read_record
+        >>> print(checked(read_record("docs/examples/seed-003.scopa")))
+        ok: 1 round, 12 plays, final score 1–5
+    """
+    rounds, plays = len(game.rounds), sum(len(r.moves) for r in game.rounds)
+    return (f"ok: {rounds} round{'s' * (rounds != 1)}, {plays} play{'s' * (plays != 1)}, "
+            f"final score {'–'.join(map(str, game.scores))}")
 
 
 def _cost(r: dict, key: str = "cost", fmt: str = ".2f") -> str:

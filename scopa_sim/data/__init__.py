@@ -1,7 +1,7 @@
 """What the library reads at run time, shipped inside the package (found with
 `importlib.resources`, so it works wherever the package is installed):
 the maxims' strategy (`maxims.py`, a user strategy file: `study.maxims`) and
-seed 003's worked game (`seed-003.scopa`: the almanac reviews it).
+the worked game of the rules page with a worked game (`seed-003.scopa`: the almanac reviews it).
 docs/examples/ keeps readable copies; a test checks they are identical."""
 from importlib import resources
 from pathlib import Path

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 SUITS = "dhsc"
 SUIT_SYMBOLS = "♦♥♠♣"
@@ -84,6 +85,28 @@ def move_text(card: int, take: Iterable[int]) -> str:
     """A move as advise and review write it: `7d takes 2c 5s`, `As trails`."""
     take = list(take)
     return f"{card_name(card)} " + (f"takes {names(take)}" if take else "trails")
+
+
+class Move(NamedTuple):
+    """A move: the card played and the table cards it captures (ascending;
+    () for a trail). A tuple for code, `(6, (13, 22))`, that reads as cards
+    when printed:
+
+        >>> m = Move(6, (13, 22))
+        >>> print(m), m == (6, (13, 22)), m.card, m.captured
+        7d takes 4h 3s
+        (None, True, 6, (13, 22))
+        >>> m
+        Move(7d takes 4h 3s)
+    """
+    card: int
+    captured: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return move_text(self.card, self.captured)
+
+    def __repr__(self) -> str:
+        return f"Move({self})"
 
 
 def mask_of(cards: Iterable[int]) -> int:

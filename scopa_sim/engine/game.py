@@ -19,8 +19,8 @@ import numpy as np
 from .. import kernels
 from ..kernels import layout as L, position as P
 from . import schema
-from .cards import (Card, card_name, card_with_alias, cards_of, mask_of, names, parse_card,
-                    parse_cards)
+from .cards import (Card, Move, card_name, card_with_alias, cards_of, mask_of, names,
+                    parse_card, parse_cards)
 from .checks import MAX_SEED, SEED_SPAN, whole
 from .deals import deck as dealt_deck
 from .record_format import write_record
@@ -28,7 +28,6 @@ from .rules import Rules, packed
 from .seats import Seats
 from .strategies import parse_strategy
 
-Move = tuple[int, tuple[int, ...]]
 DECK_HINT = ("a deck is the 40 cards in dealing order, e.g. scopa_sim.deck_of(seed, index), "
              "round index's deck in a run with that seed")
 OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
@@ -144,7 +143,7 @@ def _moves(hand: np.uint64, table: np.uint64, packed: np.ndarray) -> list[Move]:
     s = _scratch()
     cards, takes = s.cards, s.takes
     n = kernels.legal_moves(hand, table, packed, cards, takes, s.work)
-    return list(zip(cards[:n].tolist(), map(_cards_of, takes[:n].tolist())))
+    return [Move(c, _cards_of(t)) for c, t in zip(cards[:n].tolist(), takes[:n].tolist())]
 
 
 class Round:
@@ -423,7 +422,7 @@ class Round:
             move = options[0]
         else:
             take = tuple(sorted(parse_cards(captured)))
-            move = (c, take)
+            move = Move(c, take)
             if move not in options:
                 raise ValueError(f"{card_name(c)} cannot take {names(take) or 'nothing'}: "
                                  f"it can take {self._choices(options)}")
@@ -514,7 +513,7 @@ class Round:
                                    scratch.work, scratch.search, scratch.users)
             if not 0 <= i < n:
                 raise RuntimeError(f"strategy {s} chose move {i} of {n}")
-        return int(cards[i]), _cards_of(int(takes[i]))
+        return Move(int(cards[i]), _cards_of(int(takes[i])))
 
     def kernel_position(self) -> tuple[np.ndarray, np.ndarray]:
         """Copies of the round's kernel position array and deck order (the

@@ -72,8 +72,14 @@ def read_record(path: str | Path) -> Game:
     """The game of a record file, replayed through a checked `Game`
     (`game.notes`: what else the record says); RecordError names a bad line."""
     path = Path(path)
-    with open(path, "rb") as f:
-        data = f.read(MAX_BYTES + 1)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a folder, not a game record (a run folder goes to "
+                          f"`scopa-sim record RUN --game G`)") from None
+    except OSError as e:
+        raise RecordError(f"cannot read {path}: {e.strerror or e}") from None
     if len(data) > MAX_BYTES:
         raise RecordError(f"{path}: over {MAX_BYTES >> 10} kB: not a game record")
     try:
@@ -341,6 +347,7 @@ class _Reader:
         for at, seat, cards, n_ in rnd.hands:
             d = at // per_deal
             if at % per_deal or d >= deals:
+                self._turns(rnd, k, leader, before=n_)     # a play above it may be the error
                 _fail(n_, f"hands are dealt when every hand is empty: before play 1"
                           + (f", {per_deal + 1}, {2 * per_deal + 1}, ..." if deals > 1 else "")
                           + f" of the round, not before play {at + 1}")
@@ -386,6 +393,18 @@ class _Reader:
             order += [full[(leader + j) % n][i] for i in range(h) for j in range(n)]
         rn.known = [len(held[i // per_deal][(leader + i) % n]) == h for i in range(len(rnd.plays))]
         return order
+
+    def _turns(self, rnd: _RawRound, k: int, leader: int, before: int) -> None:
+        """Fail at the first play above line `before` that is out of turn (a
+        play written twice, or left out): the hand lines after it are out of
+        place only because of it."""
+        n = self.rules.players
+        for i, play in enumerate(rnd.plays):
+            if play.line >= before:
+                return
+            if play.seat != (leader + i) % n:
+                _fail(play.line, f"{self.names[play.seat]} plays out of turn: play {i + 1} of "
+                                 f"round {k + 1} is {self.names[(leader + i) % n]}'s")
 
     def _play_one(self, game: Game, play: _Play, k: int) -> None:
         rnd = game.round

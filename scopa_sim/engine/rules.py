@@ -26,13 +26,13 @@ INT_OPTIONS = ("players", "hand_size", "table_size", "target")
 # The variant flags, each with a one-line meaning and its source (docs/VARIANTS.md).
 FLAGS: dict[str, tuple[str, str]] = {
     "target": ("a game ends after a round in which a side has at least this many points "
-               "(11, 16, 21 or any 1..1000)", "seed 001: 11/16/21; 000: 8 for 3, 15 for 4"),
+               "(11, 16, 21 or any 1..1000)", "the games site: 11/16/21; the rulebook: 8 for 3, 15 for 4"),
     "fewest_cards": ("a card with several captures must take one with the fewest cards",
-                     "seed 001"),
+                     "the games site"),
     "ace_takes_all": ("asso piglia tutto: an ace takes the whole table when no ace is on it; "
-                      "that sweep is no scopa", "seed 001"),
+                      "that sweep is no scopa", "the games site"),
     "scopa_on_last_play": ("clearing the table on the round's last play is a scopa",
-                           "seed 000 is silent, 003 forbids it"),
+                           "the rulebook is silent, the worked-game page forbids it"),
     "primiera_forfeit": ("a side missing a suit has primiera 0 and cannot win the primiera",
                          "the family; 002 counts a missing suit 0"),
     "primiera_scale": ("primiera value of ranks A..K: ten whole numbers 1..1000",
@@ -323,13 +323,13 @@ PRESETS: dict[str, Rules] = {
 
 DESCRIPTIONS: dict[str, str] = {
     "scopa": "two players, 3 cards each and 4 to the table, 3 more each while the deck lasts; "
-             "to 11 (seeds 000-003)",
+             "to 11 (all four rule texts)",
     "scopa-3": "three players each for themselves, dealt as scopa; to 11 "
-               "(seed 000 plays to 8: --rule target=8)",
+               "(the rulebook plays to 8: --rule target=8)",
     "scopa-4": "four players, partners facing (seats 0+2 vs 1+3), 3-card deals as scopa; to 11 "
-               "(seed 000 plays to 15: --rule target=15)",
+               "(the rulebook plays to 15: --rule target=15)",
     "scopa-4-nine": "four players in partnership, nine cards each and 4 to the table, "
-                    "no further deals; to 15 (seed 000)",
+                    "no further deals; to 15 (the rulebook)",
     "scopone-scientifico": "four players in partnership, ten cards each, empty table, "
                            "no further deals; to 11",
     "scopa-6": "six players in three teams of two (seats 0+3, 1+4, 2+5), 3-card deals; to 11",

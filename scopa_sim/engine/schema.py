@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..kernels import layout as L
 
 
-VALUES = ("count", "seat", "seat or -1", "side")
+VALUES = ("count", "seat", "seat or -1", "side", "cards")
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class Field:
         """(lowest, highest) value under these rules; None: only the dtype's bound."""
         return {"count": (0, None), "seat": (0, rules.players - 1),
                 "seat or -1": (-1, rules.players - 1),
-                "side": (0, rules.n_sides - 1)}[self.values]
+                "side": (0, rules.n_sides - 1), "cards": (0, 2**40 - 1)}[self.values]
 
 
 def in_kernel_order(names: tuple[str, ...], fields) -> tuple[Field, ...]:
@@ -81,6 +81,8 @@ SIDE = in_kernel_order(L.SIDE_FIELDS, (
     Field("points", "int16", "points per round", category=True),
     Field("score", "int16", "the side's game total after this round", games_only=True),
 ))
+TAKEN = Field("taken", "uint64", "the cards the side captured, the table's leftover to the "
+              "last capturer (a card set; with simulate --keep-taken)", values="cards")
 GAME = (
     Field("game", "int64", "game index"),
     Field("rounds", "int16", "rounds played"),
@@ -89,7 +91,7 @@ GAME = (
 )
 GAME_SIDE = (Field("score", "int16", "final score"),)
 
-assert all(f.values in VALUES for f in ROUND + SIDE + GAME + GAME_SIDE)
+assert all(f.values in VALUES for f in ROUND + SIDE + GAME + GAME_SIDE + (TAKEN,))
 
 
 def present(fields, rules, games: bool) -> list[Field]:
@@ -118,6 +120,12 @@ def round_fields(rules, games: bool) -> dict[str, Field]:
     for t in range(rules.n_sides):
         cols.update({f"{f.name}_{t}": f for f in present(SIDE, rules, games)})
     return cols
+
+
+def taken_fields(rules) -> dict[str, Field]:
+    """Column name -> field of the taken columns (`taken_0`, ...) a run keeps
+    with `keep_taken`, after the round fields (see `scopa_sim.runs.taken`)."""
+    return {f"{TAKEN.name}_{t}": TAKEN for t in range(rules.n_sides)}
 
 
 def game_fields(rules) -> dict[str, Field]:

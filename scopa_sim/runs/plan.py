@@ -52,13 +52,16 @@ class RunSpec(Planned):
     units: int
     games: bool = False
     batch_size: int = DEFAULT_BATCH
+    keep_taken: bool = False        # store each side's captured cards too (`taken`)
 
     def __post_init__(self):
         self._check_plan()
+        if not isinstance(self.keep_taken, bool):
+            raise ValueError("keep_taken must be true or false")
 
     @classmethod
     def make(cls, rounds=None, games=None, strategies=("random", "greedy"), rules="scopa",
-             seed=0, batch_size=DEFAULT_BATCH) -> RunSpec:
+             seed=0, batch_size=DEFAULT_BATCH, keep_taken=False) -> RunSpec:
         """`batch_size` None: `batches.default` for the kind of unit."""
         if (rounds is None) == (games is None):
             raise ValueError("give either rounds or games")
@@ -66,4 +69,4 @@ class RunSpec(Planned):
         if batch_size is None:
             batch_size = sizes.default(games is not None)
         return cls(rules, tuple(seats_of(strategies, rules)), seed, rounds if games is None else games,
-                   games is not None, batch_size)
+                   games is not None, batch_size, keep_taken)

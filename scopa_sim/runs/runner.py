@@ -21,6 +21,7 @@ from ..engine.deals import for_rows
 from ..engine.rules import Rules
 from ..engine.seats import Seats
 from ..kernels import layout as L
+from . import taken as taken_cards
 from .executors import executor, stream
 from .plan import DEFAULT_BATCH, RunSpec
 
@@ -81,19 +82,29 @@ def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, n
 
 
 def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
-    """Batch `b` as named columns (a batch task: runs on any executor)."""
-    return columns(spec, *run_batch(spec, b))
+    """Batch `b` as named columns (a batch task: runs on any executor); with
+    `keep_taken`, each side's captured cards last (`taken`)."""
+    if not spec.keep_taken:
+        return columns(spec, *run_batch(spec, b))
+    first, count = spec.batch_range(b)
+    sides, rounds, sets = taken_cards.play_units(Seats(spec.rules, spec.strategies), spec.games,
+                                                 spec.seed, first, count)
+    cols = columns(spec, sides, rounds)
+    cols.update({name: np.ascontiguousarray(sets[:, t])
+                 for t, name in enumerate(taken_cards.names(spec.rules))})
+    return cols
 
 
 def simulate(rounds: int | None = None, games: int | None = None,
              strategies=("random", "greedy"), rules: str | Rules = "scopa",
              seed: int | None = None, workers: int = 1, batch_size: int = DEFAULT_BATCH,
              progress: Callable[[int], None] | None = None, scheduler=None,
-             deals: bool = False) -> pd.DataFrame:
+             deals: bool = False, taken: bool = False) -> pd.DataFrame:
     """Simulate `rounds` rounds (or `games` games) and return one row per round
     (with games, `game` is the game index and `round` the round within it);
     with `deals`, also each round's deal columns (`scopa_sim.engine.deals`: every
-    seat's first hand and cards dealt, and the first table, as card sets).
+    seat's first hand and cards dealt, and the first table, as card sets);
+    with `taken`, the cards each side captured (`taken_0`, ..., `runs.taken`).
 
     Strategies: one per side (or per seat), e.g. ("random", "greedy:scopa=2000").
     Batches run on `workers` threads, or on a Dask cluster (`scheduler`: an
@@ -102,7 +113,8 @@ def simulate(rounds: int | None = None, games: int | None = None,
     `workers`, `batch_size` and scheduler; without one a fresh seed is drawn.
     The seed is in `df.attrs["seed"]`.
     """
-    spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size)
+    spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size,
+                        keep_taken=bool(taken))
     workers = whole(workers, "workers", 1, 1024)
     parts = []
 

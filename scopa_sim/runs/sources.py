@@ -103,7 +103,8 @@ def runnable(stored: StoredSpec, root: Path, files: dict[str, str]) -> RunSpec:
     known = _Recorded({s.text: _load(s, Path(files[s.text]).expanduser()) for s in stored.sources})
     try:
         spec = RunSpec(stored.rules, tuple(parse_strategy(t, known) for t in stored.strategies),
-                       stored.seed, stored.units, stored.games, stored.batch_size)
+                       stored.seed, stored.units, stored.games, stored.batch_size,
+                       stored.keep_taken)
     except UserStrategyError:
         raise
     except ValueError as e:

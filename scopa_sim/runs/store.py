@@ -71,7 +71,8 @@ def spec_dict(spec: RunSpec) -> dict:
             "units": spec.units, "seed": spec.seed, "batch_size": spec.batch_size,
             "n_batches": spec.n_batches, "rules": _plain(spec.rules.settings()),
             "strategies": [str(s) for s in spec.strategies],
-            **({"sources": sources} if sources else {})}
+            **({"sources": sources} if sources else {}),
+            **({"keep_taken": True} if spec.keep_taken else {})}
 
 
 def _sources(spec: RunSpec) -> dict:
@@ -112,9 +113,12 @@ class StoredSpec(Planned):
     batch_size: int
     sources: tuple[Source, ...] = ()
     format: int = FORMAT
+    keep_taken: bool = False
 
     def __post_init__(self):
         self._check_plan()
+        if not isinstance(self.keep_taken, bool):
+            raise ValueError("keep_taken must be true or false")
         if (not isinstance(self.strategies, tuple) or len(self.strategies) != self.rules.players
                 or not all(isinstance(x, str) and x for x in self.strategies)):
             raise ValueError(f"strategies must be {self.rules.players} texts, one per seat")
@@ -143,7 +147,8 @@ class StoredSpec(Planned):
         if not isinstance(d["strategies"], list):
             raise ValueError("strategies must be a list")
         return cls(rules, tuple(d["strategies"]), d["seed"], d["units"], d["kind"] == "games",
-                   d["batch_size"], _sources_of(d.get("sources", {})), fmt)
+                   d["batch_size"], _sources_of(d.get("sources", {})), fmt,
+                   d.get("keep_taken", False))
 
     def as_dict(self) -> dict:
         """The spec as plain data, as `spec_dict` writes a run spec's."""
@@ -151,7 +156,8 @@ class StoredSpec(Planned):
         return {"format": self.format, "kind": "games" if self.games else "rounds",
                 "units": self.units, "seed": self.seed, "batch_size": self.batch_size,
                 "n_batches": self.n_batches, "rules": _plain(self.rules.settings()),
-                "strategies": list(self.strategies), **({"sources": sources} if sources else {})}
+                "strategies": list(self.strategies), **({"sources": sources} if sources else {}),
+                **({"keep_taken": True} if self.keep_taken else {})}
 
 
 def _sources_of(d) -> tuple[Source, ...]:
@@ -318,6 +324,8 @@ def expected_columns(spec, table: str) -> dict[str, pa.DataType]:
     cols = {"rules": LABEL}
     cols.update({c: pa.from_numpy_dtype(np.dtype(f.dtype))
                  for c, f in schema.round_fields(spec.rules, spec.games).items()})
+    if getattr(spec, "keep_taken", False):
+        cols.update({c: pa.uint64() for c in schema.taken_fields(spec.rules)})
     cols.update({f"strategy_{t}": LABEL for t in range(spec.rules.n_sides)})
     return cols
 
@@ -558,6 +566,14 @@ class Run:
     def n_missing(self) -> int:
         return self.spec.n_batches - len(self._done)
 
+    def partial(self) -> str | None:
+        """'partial run: 4 of 10 parts' when parts of the run are missing (it
+        was interrupted, or is still being written), for what is read from
+        it to say so; None for a whole run."""
+        if not self.n_missing:
+            return None
+        return f"partial run: {len(self._done):,} of {self.spec.n_batches:,} parts"
+
     def save(self, b: int, part: Part) -> None:
         """Store batch b's part files (games first, then rounds: a rounds part
         marks the batch done) and record their sha256 in the manifest (saved
@@ -622,7 +638,7 @@ def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]
     """What is wrong with a part's values, in words (None: nothing): an
     empty value, a label other than the spec's, a number out of its range."""
     fields = (schema.game_fields(rules) if table == "games"      # a run of games has them all
-              else schema.round_fields(rules, games=True))
+              else {**schema.round_fields(rules, games=True), **schema.taken_fields(rules)})
     for name in data.column_names:
         col = data.column(name)
         if col.null_count:

@@ -22,7 +22,7 @@ into Markdown and charts.
     skill     spimc vs endgame, endgame vs greedy, greedy vs random
     advice    the maxims of the rule texts (`maxims.measure`)
     claims    claims of the rule texts answered with `ask`
-    review    seed 003's commented plays, reviewed
+    review    the worked-game page's commented plays, reviewed
 
 The plan of the default almanac (2 cores shared with other work; rates
 measured with `endgame` for every seat, Parquet writing included):
@@ -42,7 +42,7 @@ measured with `endgame` for every seat, Parquet writing included):
       2,000 deals and 200 games                                     ~300 s
     advice: 7 maxims x (100,000 deals ~6 s + 500 rounds replayed
       ~28 s)                                                        ~240 s
-    seed 003 reviewed (10,000 rollouts a play, deep checks)          ~60 s
+    the worked game reviewed (10,000 rollouts a play, deep checks)          ~60 s
     total                                                      ~25 minutes
 
 (estimated from these rates, not timed end to end at this size; the
@@ -89,7 +89,7 @@ class Sizes:
     is played on; `maxim_deals`, `maxim_sample`: per maxim, the duplicate
     deals and the rounds replayed to see how often it changes the move;
     `bootstrap`: resamplings for the odds' intervals; `review_rollouts`:
-    per play of seed 003."""
+    per play of the worked game."""
     rounds: dict = field(default_factory=lambda: {
         "scopa": 10_000_000, "scopa-3": 2_000_000, "scopa-4": 2_000_000,
         "scopone-scientifico": 2_000_000})
@@ -226,7 +226,7 @@ def advice(maxim: str, deals: int, sample: int, seed: int, workers=None, schedul
 
 
 def review_plays(rollouts: int, seed: int, workers=None, scheduler=None) -> dict:
-    """`review` of seed 003's record (every label checked by the deep
+    """`review` of the worked game's record (every label checked by the deep
     evaluator), and its verdict on each commented play."""
     df = review(str(RECORD), seed=seed, rollouts=rollouts, workers=workers, scheduler=scheduler)
     return commented_plays(df, rollouts, seed)
@@ -277,7 +277,7 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
                 out, f"maxim-{name}", {"maxim": name, "deals": sizes.maxim_deals,
                                        "sample": sizes.maxim_sample, "seed": seed},
                 lambda: advice(name, sizes.maxim_deals, sizes.maxim_sample, seed, workers, ex)))
-        _step(progress, "reviewing seed 003")
+        _step(progress, "reviewing the worked game")
         data["review"] = part(out, "review-seed-003", {"rollouts": sizes.review_rollouts,
                                                        "seed": seed},
                               lambda: review_plays(sizes.review_rollouts, seed, workers, ex))

@@ -13,22 +13,22 @@ decision, to say how often the maxim changes the move at all.
 The quotes, and where the rule texts say them:
 
 1. settebello, "Secure the settebello": "The settebello is now in your pile,
-   where nobody can take it from you." (seed 003's commentary); "Prioritize
-   capturing the 7 of Coins" (seed 002's strategy notes).
+   where nobody can take it from you." (the worked-game page's commentary); "Prioritize
+   capturing the 7 of Coins" (the database summary's strategy notes).
 2. above_ten, "Keep the table above ten": "Instead you lay down A♠. The table
    is 4, 9, 3 and 1, which adds up to 17, so no single card can clear it."
-   (seed 003's commentary).
+   (the worked-game page's commentary).
 3. single, "Don't leave a single card on a bare table": "A single card left
-   on a bare table is an open invitation." (seed 003's commentary).
+   on a bare table is an open invitation." (the worked-game page's commentary).
 4. primiera, "Collect sevens and sixes, and a card of every suit": "Collect
-   Sevens and Sixes for Prime dominance" (seed 002's strategy notes).
+   Sevens and Sixes for Prime dominance" (the database summary's strategy notes).
 5. coins, "Withhold coins": "consider withholding Coins cards from the table
-   when possible" (seed 002's strategy notes).
+   when possible" (the database summary's strategy notes).
 6. cards, "Prefer captures that take more cards": "Prefer sum captures that
-   take multiple cards over single-card captures" (seed 002's strategy notes).
+   take multiple cards over single-card captures" (the database summary's strategy notes).
 7. no_seven, "Don't set up a sum of seven": "That is a mistake: a four and a
-   three make seven, and there are four sevens in the pack." (seed 003's
-   commentary).
+   three make seven, and there are four sevens in the pack." (the worked-game
+   page's commentary).
 """
 from __future__ import annotations
 
@@ -60,35 +60,35 @@ MAXIMS: dict[str, Maxim] = {
     "settebello": Maxim(
         "Secure the settebello",
         "The settebello is now in your pile, where nobody can take it from you.",
-        "seed 003's commentary (and seed 002's strategy notes: "
+        "the worked-game page's commentary (and the database summary's strategy notes: "
         "\"Prioritize capturing the 7 of Coins\")", "settebello"),
     "above_ten": Maxim(
         "Keep the table above ten",
         "Instead you lay down A♠. The table is 4, 9, 3 and 1, which adds up to 17, "
-        "so no single card can clear it.", "seed 003's commentary", "above_ten"),
+        "so no single card can clear it.", "the worked-game page's commentary", "above_ten"),
     "single": Maxim(
         "Don't leave a single card on a bare table",
         "A single card left on a bare table is an open invitation.",
-        "seed 003's commentary", "single"),
+        "the worked-game page's commentary", "single"),
     "primiera": Maxim(
         "Collect sevens and sixes for the primiera, and keep a card of every suit",
         "Collect Sevens and Sixes for Prime dominance ... If you cannot win Prime "
         "outright, ensure you have at least one card per suit to avoid a 0 in any suit",
-        "seed 002's strategy notes", "primiera"),
+        "the database summary's strategy notes", "primiera"),
     "coins": Maxim(
         "Withhold coins",
         "Actively race for Coins cards and note when an opponent is close to majority "
         "— consider withholding Coins cards from the table when possible.",
-        "seed 002's strategy notes", "coins"),
+        "the database summary's strategy notes", "coins"),
     "cards": Maxim(
         "Prefer captures that take more cards",
         "Prefer sum captures that take multiple cards over single-card captures when "
         "the capture_priority rule does not force your hand",
-        "seed 002's strategy notes", "cards"),
+        "the database summary's strategy notes", "cards"),
     "no_seven": Maxim(
         "Don't set up a sum of seven for the next player",
         "That is a mistake: a four and a three make seven, and there are four sevens "
-        "in the pack.", "seed 003's commentary", "no_seven"),
+        "in the pack.", "the worked-game page's commentary", "no_seven"),
 }
 
 
