@@ -105,6 +105,7 @@ class Cli(click.Group):
         except OSError as e:                   # a file we were told to write or read
             self._leave(2, "error: " + (f"{e.filename}: {e.strerror}" if e.filename else str(e)))
         except (pickle.UnpicklingError, EOFError) as e:     # a damaged file of Numba's cache
+            # imported when the command runs: help and listings stay light
             from ..kernels._jit import CACHE_DIR
             self._leave(2, f"error: a damaged cache file ({e}): delete {CACHE_DIR} and run again")
         except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as e:
@@ -157,6 +158,7 @@ def _guarded(callback):
 
 
 def _register() -> None:
+    # imported when the command runs: help and listings stay light
     from . import advise, almanac, analysis, listings, records, simulate
     for module in (simulate, listings, analysis, advise, records, almanac):
         for command in module.COMMANDS:

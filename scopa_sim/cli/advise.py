@@ -18,6 +18,7 @@ def _cell(rec: dict, name: str, fmt: str, exact: bool) -> str:
 
 def advise_view(r: dict):
     """The result as one table (best move first) and flat records."""
+    # imported when the command runs: help and listings stay light
     from ..analysis.output import Section
     game = r["score"] is not None
     cols = ["move", "margin" if r["exact"] else "margin (95% CI)", "vs best", "P(win round)",
@@ -103,6 +104,7 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
           --last theirs --score 5-7
       scopa-sim advise --hand "7d 7h As" --table "2c 4h 5s Qd" --until-halfwidth 0.02
     """
+    # imported when the command runs: help and listings stay light
     from ..study.advise import BATCH, DEEP_BATCH, build_position, check_score, evaluate, level
     strategy, rollouts = level(deep, strategy, rollouts)
     rules = parse_rules(rules_name, rule_options)

@@ -43,6 +43,7 @@ def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
       scopa-sim almanac --out /tmp/alm --quick  # about a minute
       scopa-sim almanac --out alm --cluster local:4
     """
+    # imported when the command runs: help and listings stay light
     from ..study.almanac import make
     scheduler = where(scheduler, cluster)
     outside_runs(out_dir)

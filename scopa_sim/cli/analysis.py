@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 from pathlib import Path
 
 import click
@@ -16,7 +17,6 @@ from .options import (OVERWRITE, new_files, FORMAT, QUIET, check_writable, emit,
 def _open(run_dir):
     """The run in RUN_DIR, to read (nothing it names is loaded); a run of an
     older store format is read with one warning line on stderr."""
-    import warnings
 
     from ..runs.store import Run, StoreWarning
     with warnings.catch_warnings(record=True) as caught:
@@ -66,6 +66,7 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
       scopa-sim compare greedy random --games --deals 20000 --format json
       scopa-sim compare reply counter --rules scopa-3 --deals 20000
     """
+    # imported when the command runs: help and listings stay light
     from ..study.matches import DEFAULT_DEALS
     from ..study.matches import compare as run_compare
     from ..analysis.views import compare_view
@@ -112,6 +113,7 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
       scopa-sim tournament random greedy greedy:scopa=0 --deals 20000 --seed 1
       scopa-sim tournament random greedy greedy:coin=300 --format json > tour.json
     """
+    # imported when the command runs: help and listings stay light
     from ..study.matches import tournament as run_tournament
     from ..analysis.views import tournament_view
     seed = parse_seed(seed)
@@ -130,6 +132,7 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
 
 # ---- report ------------------------------------------------------------------
 def _stats(run, quiet: bool, bootstrap: int = 200, values: bool = True) -> dict:
+    # imported when the command runs: help and listings stay light
     from ..analysis.runstats import run_stats
     with progress(quiet, "read") as bar:
         task = bar.add_task("", total=len(run.done_batches()), note="batches")
@@ -163,6 +166,7 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
       scopa-sim report runs/demo --out report.md
       scopa-sim report runs/games --out report.html --format json
     """
+    # imported when the command runs: help and listings stay light
     from ..analysis.report import report_files, write_report
     from ..analysis.views import report_view
     if out_file is not None and out_file.suffix.lower() not in (".md", ".html", ".htm"):
@@ -173,6 +177,7 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
         check_writable(out_file)
     run = _open(run_dir)
     if out_file is not None:
+        # imported when the command runs: help and listings stay light
         from ..engine.deals import dealt_again
         new_files(report_files(out_file, run.spec, dealt_again(run.manifest)), overwrite)
     st = _stats(run, quiet, bootstrap)
@@ -261,6 +266,7 @@ def ask(run_dir, event, given, table, fmt):
       # how often do I win the round when I capture three sevens?
       scopa-sim ask runs/demo "winner == 0" --given "count(taken_0 & sevens) >= 3"
     """
+    # imported when the command runs: help and listings stay light
     from ..analysis.query import ask as run_ask
     from ..analysis.views import ask_view
     emit(run_ask(_open(run_dir), event, given, table), ask_view, fmt)
@@ -301,6 +307,7 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
       scopa-sim plot tour.json --out tour.png
       scopa-sim plot --kind heatmap --strategies random,greedy,greedy:scopa=0 --deals 5000
     """
+    # imported when the command runs: help and listings stay light
     from ..analysis import charts
     from ..analysis.output import Section
     if out_file is not None:
@@ -320,6 +327,7 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
                                    "--kind heatmap --strategies A,B,C to run a tournament")
         outside_runs(out_file or Path("tournament.png"))
         new_files([out_file or Path("tournament.png")], overwrite)
+        # imported when the command runs: help and listings stay light
         from ..study.matches import tournament as run_tournament
         from ..engine.strategies import split_strategies
         names = [str(s) for s in split_strategies(strategies)]
@@ -335,6 +343,7 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
         if kind == "heatmap":
             raise click.UsageError("a heatmap is of a tournament: give its JSON file or "
                                    "--strategies")
+        # imported when the command runs: help and listings stay light
         from ..engine.deals import dealt_again
         run = _open(source)
         kinds = (charts.spec_kinds(run.spec, dealt_again(run.manifest)) if kind == "all"
@@ -435,6 +444,7 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rule
       scopa-sim odds --score 9-9 --dealer 0 --strategies pimc,counter --rounds 20000
       scopa-sim odds --rule target=21 --out odds.png
     """
+    # imported when the command runs: help and listings stay light
     from ..analysis import charts
     from ..study.odds import odds as run_odds
     from ..analysis.views import odds_view
@@ -488,6 +498,7 @@ def values(run_dir, out_file, overwrite, fmt, quiet, by="hand"):
       scopa-sim values runs/demo --out values.png --format csv
       scopa-sim values runs/demo --by taken
     """
+    # imported when the command runs: help and listings stay light
     from ..analysis import charts
     from ..analysis.values import card_values
     from ..analysis.views import values_view
@@ -529,6 +540,7 @@ def deals(run_dir, out_dir, quiet):
       scopa-sim deals runs/demo --out runs/demo-deals
       python -c "import pandas as pd; print(pd.read_parquet('runs/demo-deals').head())"
     """
+    # imported when the command runs: help and listings stay light
     from ..engine import deals as dealing
     outside_runs(out_dir)                           # this run's folder, or any other run's
     run = _open(run_dir)

@@ -15,6 +15,7 @@ def rules_cmd():
       scopa-sim simulate --rules scopa-3 --rule target=8 --rounds 10000
     Every preset and option, exactly: docs/VARIANTS.md.
     """
+    # imported when the command runs: help and listings stay light
     from rich.table import Table
 
     from ..engine.rules import DESCRIPTIONS, FLAGS, PRESETS, SETTINGS, Rules
@@ -52,6 +53,7 @@ def strategies_cmd():
     works, e.g. scopa-sim compare docs/examples/greedy_jit.py:greedy greedy
     (the contract: docs/STRATEGIES.md).
     """
+    # imported when the command runs: help and listings stay light
     from rich.table import Table
 
     from ..engine.strategies import REGISTRY

@@ -18,7 +18,9 @@ import os
 import re
 import secrets
 import sys
+import tempfile
 from functools import cache
+from pathlib import Path
 
 import click
 
@@ -68,6 +70,7 @@ def flush_results() -> None:
 
 def out():
     """A console on `results()` (tables, lines of results)."""
+    # imported when the command runs: help and listings stay light
     from rich.console import Console
     return Console(file=results(), highlight=False)
 
@@ -75,6 +78,7 @@ def out():
 @cache
 def err():
     """The stderr console (progress, notes), made on first use."""
+    # imported when the command runs: help and listings stay light
     from rich.console import Console
     return Console(stderr=True, highlight=False)
 
@@ -145,12 +149,14 @@ def parse_seed(seed: str | None) -> int:
 def parse_rules(rules: str, options: tuple[str, ...]):
     """A preset (`--rules`, maybe `preset+option+...`) with the `--rule`
     changes: one reader for both (`Rules.with_changes`)."""
+    # imported when the command runs: help and listings stay light
     from ..engine.rules import Rules
     return Rules.with_changes(rules, options)
 
 
 def emit(data: dict, view, fmt: str) -> None:
     """Print a result: rich tables, JSON (the plain data) or CSV (records)."""
+    # imported when the command runs: help and listings stay light
     from rich.console import Console
 
     from ..analysis.output import print_tables, to_csv, to_json
@@ -168,6 +174,7 @@ def emit(data: dict, view, fmt: str) -> None:
 
 def progress(quiet: bool, label: str, transient: bool = True, *columns):
     """A progress bar on stderr: label, bar, done/total, a `note` field, time."""
+    # imported when the command runs: help and listings stay light
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
     label = label.replace("{", "{{").replace("}", "}}")           # verbatim, not a format
@@ -184,7 +191,6 @@ OVERWRITE = click.option("--overwrite", is_flag=True,
 
 def new_files(paths, overwrite: bool) -> None:
     """Refuse, before any work, output files that exist, unless `overwrite`."""
-    from pathlib import Path
     for path in map(Path, paths):
         if not overwrite and (path.exists() or path.is_symlink()):
             raise ValueError(f"{path} already exists: choose another --out, or pass "
@@ -195,8 +201,6 @@ def check_writable(path) -> None:
     """Refuse, before any work, an output file that cannot be written: a
     folder, or one whose nearest existing parent takes no new file (tried
     with a temporary file, which is removed at once)."""
-    import tempfile
-    from pathlib import Path
     path = Path(path)
     if path.is_dir():
         raise ValueError(f"cannot write {path}: it is a folder")
@@ -216,8 +220,6 @@ def outside_runs(path, itself: bool = True) -> None:
     a folder that is not only a run, a folder there a stray in its tables.
     The folders above `path` are looked at as written and with links
     resolved; with `itself`, `path` too."""
-    import os
-    from pathlib import Path
 
     from ..runs.store import MANIFEST
     given, path = path, Path(os.path.abspath(Path(path).expanduser()))

@@ -3,6 +3,7 @@
 `scopa_sim.engine.records` and `scopa_sim.study.review`."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
@@ -47,6 +48,7 @@ def record(source, game, round_, names, strategy_files, out, overwrite, fmt=None
       scopa-sim record game3.scopa
       scopa-sim record game3.scopa --format record
     """
+    # imported when the command runs: help and listings stay light
     from ..engine.records import read_record
     from ..runs.export import from_run
     from ..runs.store import write_whole
@@ -92,6 +94,7 @@ def _cost(r: dict, key: str = "cost", fmt: str = ".2f") -> str:
 
 def review_view(data: dict):
     """The summary per seat, then every rated decision."""
+    # imported when the command runs: help and listings stay light
     from ..analysis.output import Section
     h = data["headers"]
     win = data["sides"] == 2
@@ -122,7 +125,6 @@ def review_view(data: dict):
 
 
 def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
-    import math
     if math.isnan(d[key]):
         return "-"
     if math.isnan(d[key + "_low"]):
@@ -184,6 +186,7 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
       scopa-sim review docs/examples/seed-003.scopa --seed 1
       scopa-sim review game.scopa --seat You --out review.html
     """
+    # imported when the command runs: help and listings stay light
     from ..analysis import review_page
     from ..engine.records import read_record
     from ..study.review import review as run_review

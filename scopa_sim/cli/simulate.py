@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+import time
 from pathlib import Path
 
 import click
@@ -69,6 +70,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
       scopa-sim simulate --resume runs/mine --strategy-file mine.py:f=mine.py
       scopa-sim simulate --rounds 100000 --strategies pimc,pimc --keep-taken
     """
+    # imported when the command runs: help and listings stay light
     from ..runs.executors import executor
     from ..runs.plan import RunSpec
     from ..runs.runner import warm_kernels
@@ -108,6 +110,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
 def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     """`stored_run.store_batches` of `run` (which holds its lock) with a progress
     bar, SIGTERM taken as Ctrl-C, and what to do next when interrupted."""
+    # imported when the command runs: help and listings stay light
     from rich.progress import TextColumn, TimeRemainingColumn
 
     from ..runs.executors import ClusterError
@@ -148,7 +151,6 @@ def _compile(spec) -> float:
     """Compile (or load) the run's kernel on one unit of its own, before its
     batches start, so that the rate reported is the simulation's alone;
     the seconds it took (no part is written: a batch is a pure function)."""
-    import time
 
     from ..runs.plan import RunSpec
     from ..runs.runner import batch_columns
@@ -159,6 +161,7 @@ def _compile(spec) -> float:
 
 
 def _saved(spec, run) -> str:
+    # imported when the command runs: help and listings stay light
     from ..runs.store import resume_command
     return (f"{spec.n_batches - run.n_missing:,} of {spec.n_batches:,} batches are saved; "
             f"finish with: {resume_command(run.root, run.stored)}")
@@ -166,6 +169,7 @@ def _saved(spec, run) -> str:
 
 def _raise_interrupt(signum, frame):
     """SIGTERM while batches run (also in Python, outside the program)."""
+    # imported when the command runs: help and listings stay light
     from ..runs.executors import TERMINATED
     TERMINATED.set()
     raise KeyboardInterrupt
@@ -176,6 +180,7 @@ def _ci(d: dict, digits: int = 3) -> str:
 
 
 def print_summary(run, s: dict, fmt: str) -> None:
+    # imported when the command runs: help and listings stay light
     from rich.markup import escape
     from rich.table import Table
 
