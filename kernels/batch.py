@@ -18,7 +18,11 @@ three compiled kernels by the strategies a run names (`registry.KINDS`):
 searches. Each is compiled (or loaded from the cache) the first time a run
 needs it, so a run of fast strategies never compiles the search code, and
 a user's function (a pointer, see `users`) never recompiles a kernel; `needs_compile` says
-whether a run's kernel still has to be compiled.
+whether a run's kernel still has to be compiled. Beside each, a step kernel
+(`simple_step`, `fast_step`, `search_step`; `step_for`): the one play-out
+loop (`play.play_out`) with the same strategy code, which the Python round
+loop (`scopa_sim.seats`) calls to play a round up to a seat whose strategy
+decides in Python.
 """
 import threading
 from pathlib import Path

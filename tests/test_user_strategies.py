@@ -89,10 +89,11 @@ def test_the_observation_never_holds_a_hidden_card(seed, plays, preset):
     pos, deck = r.kernel_position()
     seat = r.turn
     obs = _observed(seat, pos, rules.pack(), np.array([seed], np.uint64))
-    hand, table = int(pos[0 + seat]), int(pos[12])
+    P = kernels.position
+    hand, table = int(pos[P.HAND + seat]), int(pos[P.TABLE])
     played = 0
-    for t in range(6):
-        played |= int(pos[6 + t])
+    for t in range(L.MAX_PLAYERS):
+        played |= int(pos[P.PILE + t])
     visible = hand | table | played
     hidden = (2**40 - 1) & ~visible
     named = [obs[HAND], obs[TABLE], obs[PLAYED], *obs[PILES:PILES + 6]]
