@@ -30,18 +30,6 @@ from .scoring import score_round, strict_leader
 from .users import F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT
 
 
-@kernel
-def board_of(scratch):
-    """The batch scratch's position arrays, as a `position.Board`."""
-    return Board(scratch.pos, scratch.deck, scratch.cards, scratch.takes, scratch.log)
-
-
-@kernel
-def kit_of(scratch, rules):
-    """The batch scratch's decision scratch, with the rules, as a `play.Kit`."""
-    return Kit(rules, scratch.rng, scratch.work, scratch.search, scratch.users)
-
-
 @spliced
 def play_round(choose, dealer, rules, lineup, scratch, out, info):
     """Play a round dealt from `scratch.deck` by `dealer`; False if a strategy chose
@@ -53,7 +41,9 @@ def play_round(choose, dealer, rules, lineup, scratch, out, info):
     """
     pos = scratch.pos
     start_round(pos, scratch.deck, dealer, rules)
-    if play_out(choose, lineup, board_of(scratch), kit_of(scratch, rules), NEVER) != OVER:
+    board = Board(pos, scratch.deck, scratch.cards, scratch.takes, scratch.log)
+    kit = Kit(rules, scratch.rng, scratch.work, scratch.search, scratch.users)
+    if play_out(choose, lineup, board, kit, NEVER) != OVER:
         fault = scratch.users.fault                 # the decision that failed
         fault[F_SEAT], fault[F_PLAY] = np.int64(pos[TURN]), np.int64(pos[PLAYS])
         return False
