@@ -29,7 +29,6 @@ import numpy as np
 
 from ._jit import kernel, spliced
 from .bits import ix
-from .layout import R_SIZE
 from .moves import W_SIZE, legal_moves
 from .position import HAND, PLAYS, TABLE, TURN, dealt_out, is_over, play_move
 from .registry import PYTHON
@@ -46,7 +45,7 @@ NEVER = -1        # the `stop` of a play-out to the end
 class Kit(NamedTuple):
     """What a decision works with besides the position (see the module
     docstring)."""
-    rules: np.ndarray          # int64[R_SIZE]: the rules vector (`layout.RULE_FIELDS`)
+    rules: np.ndarray          # int64[layout.R_SIZE]: the rules vector (`layout.RULE_FIELDS`)
     rng: np.ndarray            # uint64[1]: the random stream's state
     work: np.ndarray           # int64[W_SIZE]: the capture search's scratch (`moves`)
     search: tuple              # the search strategies' scratch, a `search.Search`
