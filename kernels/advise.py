@@ -50,7 +50,7 @@ from .users import F_STRATEGY
 # The exact line's "strategy" at every seat: its parameter row holds the
 # value to keep and the side it is the margin of.
 LINE_PARAMS = ("value", "side")
-L_VALUE, L_SIDE = (LINE_PARAMS.index(f) for f in ("value", "side"))
+LINE_VALUE, LINE_SIDE = (LINE_PARAMS.index(f) for f in ("value", "side"))
 
 
 class Rollouts(NamedTuple):
@@ -117,15 +117,15 @@ def deep_batch(seed, first, count, seat, n, root, points, rec, kit):
 @kernel
 def keep_value(strategy, p, seat, n, board, kit):
     """The chooser of an exact line: the first move (canonical order) whose
-    exact value (side p[L_SIDE]'s margin) is p[L_VALUE]; -1 when minimax
+    exact value (side p[LINE_SIDE]'s margin) is p[LINE_VALUE]; -1 when minimax
     runs out of scratch."""
-    side = np.int64(p[L_SIDE])
+    side = np.int64(p[LINE_SIDE])
     for i in range(n):
         w = value_after(board.pos, board.deck, side, board.cards[i], board.takes[i], -np.inf,
                         kit)
         if w == NO_ROOM:
             return -1
-        if w == p[L_VALUE]:
+        if w == p[LINE_VALUE]:
             return i
     return 0
 
@@ -156,8 +156,8 @@ def exact_values(seat, n, root, values, points, kit):
         values[j] = v
         for s in range(MAX_PLAYERS):                  # a best line: keep the value
             lines.strategies[s] = 0
-            lines.params[s, L_VALUE] = v
-            lines.params[s, L_SIDE] = side
+            lines.params[s, LINE_VALUE] = v
+            lines.params[s, LINE_SIDE] = side
         if play_out(keep_value, lines, line, kit, NEVER) != OVER:
             return -1
         score_into(line.pos, rules, search.out)

@@ -83,7 +83,8 @@ def scratch(functions=(), params=None):
 @outlined
 def simple_units(games, seed, first, count, rules, lineup, sides, rounds, scratch):
     """`round.play_units` with random and greedy only."""
-    return play_units(choose_simple, games, seed, first, count, rules, lineup, sides, rounds, scratch)
+    return play_units(choose_simple, games, seed, first, count, rules, lineup, sides, rounds,
+                      scratch)
 
 
 @outlined
