@@ -38,7 +38,7 @@ import numpy as np
 from ._jit import kernel, outlined, spliced
 from .heuristics import choose_fast
 from .layout import MAX_PLAYERS, N_SIDE, R_SIDES, R_TEAM, S_POINTS
-from .play import NEVER, OVER, play_out
+from .play import OVER, play_out
 from .position import HAND, Board, board, play_move, unseen
 from .registry import Lineup, lineup
 from .rng import stream
@@ -91,7 +91,7 @@ def rollouts(choose, seed, first, count, seat, n, root, points, rec, kit):
             copy_into(roll.deck, sample.deck)
             rng[0] = saved[0]                         # the same draws for every move
             play_move(roll.pos, roll.deck, rules, root.cards[j], root.takes[j])
-            play_out(choose, rec.lineup, roll, kit, NEVER)
+            play_out(choose, rec.lineup, roll, kit, None)
             if kit.users.fault[F_STRATEGY] >= 0:
                 return -1
             score_into(roll.pos, rules, out)
@@ -122,7 +122,7 @@ def keep_value(strategy, p, seat, n, board, kit):
     side = np.int64(p[LINE_SIDE])
     for i in range(n):
         w = value_after(board.pos, board.deck, side, board.cards[i], board.takes[i], -np.inf,
-                        kit)
+                        kit.rules, kit.work, kit.search.solver)
         if w == NO_ROOM:
             return -1
         if w == p[LINE_VALUE]:
@@ -135,10 +135,9 @@ def exact_values(seat, n, root, values, points, kit):
     """Each root move's exact margin for `seat`'s side into values[:n], and
     each side's points on a best line of it into points[:n]; 0, or -1 if the
     scratch is too small (the caller checks `search.solvable` first). The
-    line is played on kit.search.sample; minimax works in the rest of
-    kit.search."""
+    line is played on kit.search.sample; minimax works in kit.search.solver."""
     rules, search = kit.rules, kit.search
-    line, stack, lines = search.sample, search.stack, search.lineup
+    line, stack, lines = search.sample, search.solver.stack, search.lineup
     side = rules[R_TEAM + seat]
     n_sides = rules[R_SIDES]
     copy_into(stack[0], root.pos)
@@ -150,7 +149,7 @@ def exact_values(seat, n, root, values, points, kit):
         copy_into(line.pos, stack[0])
         play_move(line.pos, line.deck, rules, root.cards[j], root.takes[j])
         copy_into(stack[1], line.pos)
-        v = minimax(1, line.deck, side, -np.inf, np.inf, kit)
+        v = minimax(1, line.deck, side, -np.inf, np.inf, rules, kit.work, search.solver)
         if v == NO_ROOM:
             return -1
         values[j] = v
@@ -158,7 +157,7 @@ def exact_values(seat, n, root, values, points, kit):
             lines.strategies[s] = 0
             lines.params[s, LINE_VALUE] = v
             lines.params[s, LINE_SIDE] = side
-        if play_out(keep_value, lines, line, kit, NEVER) != OVER:
+        if play_out(keep_value, lines, line, kit, None) != OVER:
             return -1
         score_into(line.pos, rules, search.out)
         for t in range(n_sides):

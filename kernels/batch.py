@@ -35,7 +35,7 @@ from . import users as U
 from .registry import BUILTINS, KINDS, USER, Lineup
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
 from .moves import W_SIZE
-from .play import NEVER, Kit, play_out
+from .play import Kit, play_out
 from .position import POS_SIZE, Board
 from .round import play_units
 from .search import search_scratch
@@ -103,19 +103,19 @@ def search_units(games, seed, first, count, rules, lineup, sides, rounds, scratc
 def simple_step(lineup, board, kit):
     """`play.play_out` to the end of the round or to a seat that decides in
     Python (the Python round loop, `scopa_sim.seats`), random and greedy only."""
-    return play_out(choose_simple, lineup, board, kit, NEVER)
+    return play_out(choose_simple, lineup, board, kit, None)
 
 
 @outlined
 def fast_step(lineup, board, kit):
     """`simple_step` with the fast strategies."""
-    return play_out(choose_fast, lineup, board, kit, NEVER)
+    return play_out(choose_fast, lineup, board, kit, None)
 
 
 @outlined
 def search_step(lineup, board, kit):
     """`simple_step` with every strategy."""
-    return play_out(choose, lineup, board, kit, NEVER)
+    return play_out(choose, lineup, board, kit, None)
 
 
 KERNELS = (simple_units, fast_units, search_units)

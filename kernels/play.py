@@ -39,7 +39,7 @@ OVER = 0          # the round is over
 STOPPED = 1       # the deck is out and at most `stop` cards are in hands
 FAULT = 2         # a strategy chose a move that does not exist (recorded in kit.users)
 ASKED = 3         # the seat to play decides in Python (its lineup id is PYTHON)
-NEVER = -1        # the `stop` of a play-out to the end
+NEVER = -1        # a `stop` that never stops (None: the same, compiled without the check)
 
 
 class Kit(NamedTuple):
@@ -62,7 +62,7 @@ def kit(rules, rng=None, work=None, search=None, users=None):
                users=context() if users is None else users)
 
 
-@kernel
+@spliced
 def play_at(board, rules, i):
     """Play move i of the board's move list for the seat to move, logging it
     (row pos[PLAYS] of board.log: seat, card, capture set)."""
@@ -84,7 +84,7 @@ def play_out(choose, lineup, board, kit, stop):
     there with its seat and play and ends it (FAULT), before it is played."""
     pos, rules, fault = board.pos, kit.rules, kit.users.fault
     while not is_over(pos):
-        if stop >= 0 and dealt_out(pos, rules, stop):
+        if stop is not None and stop >= 0 and dealt_out(pos, rules, stop):
             return STOPPED
         seat = np.int64(pos[TURN])
         strategy = lineup.strategies[ix(seat)]

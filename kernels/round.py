@@ -22,7 +22,7 @@ from ._jit import kernel, spliced
 from .layout import (
     MAX_PLAYERS, Q_CAPTURES, Q_DEALER, Q_GAME, Q_LAST_CAPTURER, Q_LEFTOVER, Q_ROUND, R_PLAYERS,
     R_SIDES, R_TARGET, S_POINTS, S_SCORE)
-from .play import NEVER, OVER, Kit, play_out
+from .play import OVER, Kit, play_out
 from .position import (
     CAPTURES, LAST, PILE, PLAYS, SCOPAS, TURN, Board, finish_round, start_round)
 from .rng import deal_stream, decide_stream, shuffle
@@ -43,7 +43,7 @@ def play_round(choose, dealer, rules, lineup, scratch, out, info):
     start_round(pos, scratch.deck, dealer, rules)
     board = Board(pos, scratch.deck, scratch.cards, scratch.takes, scratch.log)
     kit = Kit(rules, scratch.rng, scratch.work, scratch.search, scratch.users)
-    if play_out(choose, lineup, board, kit, NEVER) != OVER:
+    if play_out(choose, lineup, board, kit, None) != OVER:
         fault = scratch.users.fault                 # the decision that failed
         fault[F_SEAT], fault[F_PLAY] = np.int64(pos[TURN]), np.int64(pos[PLAYS])
         return False

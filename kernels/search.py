@@ -13,16 +13,21 @@ on the round point margin.
 A search strategy is `f(p, seat, n, board, kit)`: its parameter row, the
 seat to play, the number of root moves in board.cards/takes, the position
 (`position.Board`) and the kit (`play.Kit`); all its scratch space is the
-kit's `Search` record (`search_scratch()`), whose tables are laid out by
-declared fields::
+kit's `Search` record (`search_scratch()`), minimax's in its `Solver`
+record; their tables are laid out by declared fields::
 
     nodes[node, T_*]   ISMCTS nodes, NODE_FIELDS: card, take, parent, child,
                        sibling, side (int64)
     stats[node, T_*]   their STAT_FIELDS: visits, availability, reward (float64)
-    plies[d, PLY_*]    minimax's ply d, PLY_FIELDS: where its moves start in
-                       roll.cards/takes, how many, the next to try, whether
-                       it maximises
-    bounds[d, B_*]     its BOUND_FIELDS: alpha, beta, value (float64)
+    solver.plies[d, PLY_*]   minimax's ply d, PLY_FIELDS: where its moves start
+                       in solver.cards/takes, how many, the next to try,
+                       whether it maximises
+    solver.bounds[d, B_*]    its BOUND_FIELDS: alpha, beta, value (float64)
+
+The outlined pieces (`minimax`, `solve`, `solve_sampled`, `rollout`) take
+the few records they use, not the whole kit: every array of a record passed
+to a compiled function of its own is a handful of machine arguments, which
+cost compile time at every call.
 """
 from typing import NamedTuple
 
@@ -37,7 +42,7 @@ from .registry import (
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, \
     R_TEAM, S_POINTS
 from .moves import legal_moves
-from .play import NEVER, play_out
+from .play import Kit, play_out
 from .position import (
     DECK, HAND, PILE, PLAYS, POS_SIZE, SCOPAS, TABLE, TURN, VOID, Board, board, dealt_out,
     finish_round, hand_cards, is_over, play_move, unseen)
@@ -64,32 +69,41 @@ NO_ROOM = -1e9                      # what minimax returns when it runs out of s
 REWARD_SCALE = 0.1                  # a point of margin, as an ISMCTS reward
 
 
+class Solver(NamedTuple):
+    """minimax's scratch (a named tuple of arrays)."""
+    stack: np.ndarray          # uint64[MAX_DEPTH, POS_SIZE]: the positions by depth
+    plies: np.ndarray          # int64[MAX_DEPTH, len(PLY_FIELDS)]: the plies
+    bounds: np.ndarray         # float64[MAX_DEPTH, len(BOUND_FIELDS)]: their windows
+    cards: np.ndarray          # int64[MAX_MOVES]: the plies' moves (a rollout's move list)
+    takes: np.ndarray          # uint64[MAX_MOVES]
+    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: a leaf's scores (Search.out)
+
+
 class Search(NamedTuple):
     """The search strategies' scratch (see the module docstring)."""
     sample: Board              # a determinized deal (its move list: exact_values' line)
-    roll: Board                # a rollout; its move list is minimax's too
+    roll: Board                # a rollout; its move list is the solver's too
     lineup: Lineup             # the rollouts' strategy at every seat (`roll_with`)
     totals: np.ndarray         # float64[MAX_MOVES]: per root move sums
     out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: one rollout's scores
     nodes: np.ndarray          # int64[TREE, len(NODE_FIELDS)]: ISMCTS nodes
     stats: np.ndarray          # float64[TREE, len(STAT_FIELDS)]: their statistics
-    stack: np.ndarray          # uint64[MAX_DEPTH, POS_SIZE]: minimax's positions by depth
-    plies: np.ndarray          # int64[MAX_DEPTH, len(PLY_FIELDS)]: minimax's plies
-    bounds: np.ndarray         # float64[MAX_DEPTH, len(BOUND_FIELDS)]: their windows
+    solver: Solver             # minimax's scratch
     alive: np.ndarray          # int64[MAX_MOVES]: spimc's surviving root moves, best first
 
 
 def search_scratch():
     """Fresh scratch arrays for the search strategies (a `Search`)."""
-    return Search(sample=board(), roll=board(), lineup=lineup(),
-                  totals=np.zeros(MAX_MOVES, np.float64),
-                  out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
+    roll, out = board(), np.zeros((MAX_PLAYERS, N_SIDE), np.int16)
+    solver = Solver(stack=np.zeros((MAX_DEPTH, POS_SIZE), np.uint64),
+                    plies=np.zeros((MAX_DEPTH, len(PLY_FIELDS)), np.int64),
+                    bounds=np.zeros((MAX_DEPTH, len(BOUND_FIELDS)), np.float64),
+                    cards=roll.cards, takes=roll.takes, out=out)
+    return Search(sample=board(), roll=roll, lineup=lineup(),
+                  totals=np.zeros(MAX_MOVES, np.float64), out=out,
                   nodes=np.zeros((TREE, len(NODE_FIELDS)), np.int64),
                   stats=np.zeros((TREE, len(STAT_FIELDS)), np.float64),
-                  stack=np.zeros((MAX_DEPTH, POS_SIZE), np.uint64),
-                  plies=np.zeros((MAX_DEPTH, len(PLY_FIELDS)), np.int64),
-                  bounds=np.zeros((MAX_DEPTH, len(BOUND_FIELDS)), np.float64),
-                  alive=np.zeros(MAX_MOVES, np.int64))
+                  solver=solver, alive=np.zeros(MAX_MOVES, np.int64))
 
 
 # ---- shared pieces ------------------------------------------------------
@@ -176,16 +190,17 @@ def fill_seats(line, strategy, p):
 
 
 @kernel
-def roll_with(strategy, kit):
-    """Every seat of the search's rollout lineup plays `strategy`: a fast one
-    at its defaults, a user one with its rollout row (`users.params`)."""
+def roll_with(strategy, line, users):
+    """Every seat of lineup `line` (the search's rollout lineup) plays
+    `strategy`: a fast one at its defaults, a user one with its rollout row
+    (`users.params`)."""
     if is_user(strategy):
-        fill_seats(kit.search.lineup, strategy, kit.users.params[strategy - USER])
+        fill_seats(line, strategy, users.params[strategy - USER])
     else:
-        fill_seats(kit.search.lineup, strategy, DEFAULTS[strategy])
+        fill_seats(line, strategy, DEFAULTS[strategy])
 
 
-@kernel
+@spliced
 def policy(strategy, seat, n, board, kit):
     """The move a fallback strategy (fast or user, at its parameters in
     `roll_with`) plays; a bad choice is recorded in `users` and move 0 played."""
@@ -199,11 +214,11 @@ def policy(strategy, seat, n, board, kit):
 
 
 @outlined
-def rollout(board, kit):
-    """Play the board's position out with the rollout lineup (`roll_with`);
-    score it into kit.search.out."""
-    play_out(choose_fast, kit.search.lineup, board, kit, NEVER)
-    score_into(board.pos, kit.rules, kit.search.out)
+def rollout(board, rules, rng, work, line, out, users):
+    """Play the board's position out with lineup `line` (the rollout lineup,
+    `roll_with`: fast or user strategies); score it into `out`."""
+    play_out(choose_fast, line, board, Kit(rules, rng, work, None, users), None)
+    score_into(board.pos, rules, out)
 
 
 # ---- exact endgame ------------------------------------------------------
@@ -233,20 +248,19 @@ def hidden_holder(pos, seat, rules):
 
 
 @outlined
-def minimax(top, deck, side, alpha, beta, kit):
-    """Exact value (side's round point margin) of kit.search.stack[top] with
+def minimax(top, deck, side, alpha, beta, rules, work, solver):
+    """Exact value (side's round point margin) of solver.stack[top] with
     best play by everyone (sides other than `side` minimise it), alpha-beta
     pruned.
 
     Depth-first with an explicit stack (Numba cannot cache recursion): ply d
-    works on the position stack[d], its moves at roll.cards/takes[plies[d,
+    works on the position stack[d], its moves at cards/takes[plies[d,
     PLY_BASE]:], the next to try plies[d, PLY_NEXT] of plies[d, PLY_COUNT],
-    and its value and window in bounds[d]. Returns NO_ROOM when it runs out
-    of scratch room.
+    and its value and window in bounds[d] (all of `solver`). Returns NO_ROOM
+    when it runs out of scratch room.
     """
-    search, rules, work = kit.search, kit.rules, kit.work
-    stack, frames, bounds, out = search.stack, search.plies, search.bounds, search.out
-    cards, takes = search.roll.cards, search.roll.takes
+    stack, frames, bounds, out = solver.stack, solver.plies, solver.bounds, solver.out
+    cards, takes = solver.cards, solver.takes
     d = top
     frames[d, PLY_BASE] = 0
     bounds[d, B_ALPHA] = alpha
@@ -299,20 +313,20 @@ def minimax(top, deck, side, alpha, beta, kit):
         entering = False
 
 
-@kernel
-def value_after(pos, deck, side, card, take, alpha, kit):
+@spliced
+def value_after(pos, deck, side, card, take, alpha, rules, work, solver):
     """The exact value (`minimax`, window alpha..inf) of `pos` after `card`
-    takes `take`, played on stack[1]."""
-    stack = kit.search.stack
+    takes `take`, played on solver.stack[1]."""
+    stack = solver.stack
     copy_into(stack[1], pos)
-    play_move(stack[1], deck, kit.rules, card, take)
-    return minimax(1, deck, side, alpha, np.inf, kit)
+    play_move(stack[1], deck, rules, card, take)
+    return minimax(1, deck, side, alpha, np.inf, rules, work, solver)
 
 
 @outlined
-def solve(seat, n, board, kit):
+def solve(seat, n, board, rules, work, solver):
     """The best root move by exact search, or -1 if it cannot be solved here."""
-    pos, deck, rules, stack = board.pos, board.deck, kit.rules, kit.search.stack
+    pos, deck, stack = board.pos, board.deck, solver.stack
     holder = hidden_holder(pos, seat, rules)
     copy_into(stack[0], pos)
     if holder >= 0:
@@ -321,7 +335,8 @@ def solve(seat, n, board, kit):
     best_i = -1
     best_v = -np.inf
     for i in range(n):
-        v = value_after(stack[0], deck, side, board.cards[i], board.takes[i], best_v, kit)
+        v = value_after(stack[0], deck, side, board.cards[i], board.takes[i], best_v, rules,
+                        work, solver)
         if v == NO_ROOM:
             return -1
         if v > best_v:
@@ -338,7 +353,7 @@ def solvable(pos, seat, rules, max_cards):
     return hand_cards(pos, rules) <= max_cards
 
 
-@kernel
+@spliced
 def solve_if_open(use, seat, n, board, kit):
     """The move a search need not sample for: the only one, or the exact one
     if `use` and nothing is hidden (at most SOLVE_CARDS in hands); else -1.
@@ -346,25 +361,24 @@ def solve_if_open(use, seat, n, board, kit):
     if n == 1:
         return 0
     if use and solvable(board.pos, seat, kit.rules, SOLVE_CARDS):
-        return solve(seat, n, board, kit)
+        return solve(seat, n, board, kit.rules, kit.work, kit.search.solver)
     return -1
 
 
 @outlined
-def solve_sampled(seat, n, board, kit, deals):
+def solve_sampled(seat, n, board, deals, rules, rng, work, sample, totals, solver):
     """The move of best mean exact margin over `deals` deals of the unseen
-    cards among the seats that hold them (the deck is out): each deal solved
-    by minimax, every move on the same deals. -1 if it cannot be solved here."""
-    search, rules = kit.search, kit.rules
-    sample, totals = search.sample, search.totals
+    cards among the seats that hold them (the deck is out), dealt on
+    `sample`: each deal solved by minimax, every move on the same deals
+    (sums in `totals`). -1 if it cannot be solved here."""
     side = rules[R_TEAM + seat]
     for i in range(n):
         totals[i] = 0.0
     for _ in range(deals):
-        determinize(board.pos, board.deck, seat, kit.rng, sample.pos, sample.deck, kit.work)
+        determinize(board.pos, board.deck, seat, rng, sample.pos, sample.deck, work)
         for i in range(n):
             v = value_after(sample.pos, sample.deck, side, board.cards[i], board.takes[i],
-                            -np.inf, kit)
+                            -np.inf, rules, work, solver)
             if v == NO_ROOM:
                 return -1
             totals[i] += v
@@ -377,12 +391,14 @@ def endgame(p, seat, n, board, kit):
     out and few cards are left (several seats hiding them), the best mean
     exact margin over sampled deals of them; the fallback strategy before."""
     pos, rules = board.pos, kit.rules
+    search = kit.search
     if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
-        i = solve(seat, n, board, kit)
+        i = solve(seat, n, board, rules, kit.work, search.solver)
         if i >= 0:
             return i
     elif n > 1 and p[P_DEALS] > 0 and dealt_out(pos, rules, p[P_DEAL_CARDS]):
-        i = solve_sampled(seat, n, board, kit, np.int64(p[P_DEALS]))
+        i = solve_sampled(seat, n, board, np.int64(p[P_DEALS]), rules, kit.rng, kit.work,
+                          search.sample, search.totals, search.solver)
         if i >= 0:
             return i
     return policy(np.int64(p[P_FALLBACK]), seat, n, board, kit)
@@ -398,7 +414,7 @@ def pimc(p, seat, n, board, kit):
         return exact
     search, rules = kit.search, kit.rules
     sample, roll, totals = search.sample, search.roll, search.totals
-    roll_with(np.int64(p[P_ROLLOUT]), kit)
+    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
     side = rules[R_TEAM + seat]
     for i in range(n):
         totals[i] = 0.0
@@ -409,7 +425,7 @@ def pimc(p, seat, n, board, kit):
             copy_into(roll.pos, sample.pos)
             copy_into(roll.deck, sample.deck)
             play_move(roll.pos, roll.deck, rules, board.cards[i], board.takes[i])
-            rollout(roll, kit)
+            rollout(roll, rules, kit.rng, kit.work, search.lineup, search.out, kit.users)
             totals[i] += margin(search.out, side, rules[R_SIDES])
     return best_total(totals, n)
 
@@ -454,7 +470,7 @@ def ismcts(p, seat, n, board, kit):
     search, rules, rng = kit.search, kit.rules, kit.rng
     roll, tree_i, tree_f = search.roll, search.nodes, search.stats
     rpos, rdeck, rcards, rtakes = roll.pos, roll.deck, roll.cards, roll.takes
-    roll_with(np.int64(p[P_ROLLOUT]), kit)
+    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
     explore = p[P_EXPLORATION]
     n_sides = rules[R_SIDES]
     tree_i[0, T_CHILD] = -1
@@ -499,7 +515,7 @@ def ismcts(p, seat, n, board, kit):
             else:
                 node = child_for(tree_i, node, rcards[pick], rtakes[pick])
             play_move(rpos, rdeck, rules, rcards[pick], rtakes[pick])
-        rollout(roll, kit)
+        rollout(roll, rules, rng, kit.work, search.lineup, search.out, kit.users)
         out = search.out
         while node > 0:
             tree_f[node, T_VISITS] += 1.0

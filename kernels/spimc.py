@@ -28,7 +28,7 @@ from ._jit import kernel, spliced
 from .heuristics import choose_fast
 from .registry import P_INFER, P_REACH, P_ROLLOUT, P_SAMPLES, P_TAIL, P_USE_ENDGAME
 from .layout import N_CARDS, R_SIDES, R_TEAM
-from .play import NEVER, STOPPED, play_out
+from .play import NEVER, STOPPED, Kit, play_out
 from .position import DECK, hand_cards, play_move
 from .search import (
     NO_ROOM, copy_into, determinize_inferred, margin, minimax, roll_with, score_into,
@@ -36,20 +36,21 @@ from .search import (
 
 
 @kernel
-def playout(tail, side, board, kit):
-    """Play the position out with the rollout lineup, solving it exactly once
-    the deck is out and at most `tail` cards are in hands (0: never);
-    `side`'s round margin."""
-    pos, rules = board.pos, kit.rules
+def playout(tail, side, board, rules, rng, work, line, users, solver):
+    """Play the position out with lineup `line` (the rollout lineup), solving
+    it exactly once the deck is out and at most `tail` cards are in hands (0:
+    never); `side`'s round margin."""
+    pos, out = board.pos, solver.out
     stop = tail if tail > 0 else NEVER
-    while play_out(choose_fast, kit.search.lineup, board, kit, stop) == STOPPED:
-        copy_into(kit.search.stack[0], pos)
-        v = minimax(0, board.deck, side, -np.inf, np.inf, kit)
+    while play_out(choose_fast, line, board, Kit(rules, rng, work, None, users),
+                   stop) == STOPPED:
+        copy_into(solver.stack[0], pos)
+        v = minimax(0, board.deck, side, -np.inf, np.inf, rules, work, solver)
         if v != NO_ROOM:
             return v
         stop = NEVER                                # no room: play it out instead
-    score_into(pos, rules, kit.search.out)
-    return float(margin(kit.search.out, side, rules[R_SIDES]))
+    score_into(pos, rules, out)
+    return float(margin(out, side, rules[R_SIDES]))
 
 
 @spliced
@@ -61,7 +62,7 @@ def spimc(p, seat, n, board, kit):
         return exact
     search, rules = kit.search, kit.rules
     sample, roll, totals, alive_at = search.sample, search.roll, search.totals, search.alive
-    roll_with(np.int64(p[P_ROLLOUT]), kit)
+    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
     pos = board.pos
     tail = np.int64(p[P_TAIL])
     if hand_cards(pos, rules) + N_CARDS - np.int64(pos[DECK]) > p[P_REACH]:
@@ -85,7 +86,8 @@ def spimc(p, seat, n, board, kit):
                 copy_into(roll.pos, sample.pos)
                 copy_into(roll.deck, sample.deck)
                 play_move(roll.pos, roll.deck, rules, board.cards[i], board.takes[i])
-                totals[i] += playout(tail, side, roll, kit)
+                totals[i] += playout(tail, side, roll, rules, kit.rng, kit.work, search.lineup,
+                                     kit.users, search.solver)
         # order the survivors by total, best first (ties: lower index first)
         for k in range(1, alive):
             i = alive_at[k]
