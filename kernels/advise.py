@@ -37,13 +37,13 @@ import numpy as np
 
 from ._jit import kernel, outlined, spliced
 from .heuristics import choose_fast
-from .layout import MAX_PLAYERS, N_SIDE, R_SIDES, R_TEAM, S_POINTS
+from .layout import MAX_PLAYERS, N_CARDS, N_SIDE, R_SIDES, R_TEAM, S_POINTS
 from .play import OVER, play_out
-from .position import HAND, Board, board, play_move, unseen
+from .position import HAND, POS_SIZE, Board, board, play_move, unseen
 from .registry import Lineup, lineup
 from .rng import stream
 from .search import (
-    NO_ROOM, copy_into, determinize, hidden_holder, minimax, score_into, value_after)
+    NO_ROOM, Deal, copy_into, determinize, hidden_holder, minimax, score_into, value_after)
 from .strategies import decide
 from .users import F_STRATEGY
 
@@ -55,7 +55,7 @@ LINE_VALUE, LINE_SIDE = (LINE_PARAMS.index(f) for f in ("value", "side"))
 
 class Rollouts(NamedTuple):
     """advise's rollout buffers (a named tuple of arrays)."""
-    sample: Board              # a deal of the hidden cards (its moves unused)
+    sample: Deal               # a deal of the hidden cards
     roll: Board                # a root move played on it, then played out
     lineup: Lineup             # the rollout strategy at every seat
     out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: one rollout's scores
@@ -68,7 +68,8 @@ def buffers(strategy, params):
     line = lineup()
     line.strategies[:] = strategy
     line.params[:] = params
-    return Rollouts(sample=board(), roll=board(), lineup=line,
+    return Rollouts(sample=Deal(np.zeros(POS_SIZE, np.uint64), np.zeros(N_CARDS, np.int64)),
+                    roll=board(), lineup=line,
                     out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
                     saved=np.zeros(1, np.uint64))
 
@@ -122,7 +123,7 @@ def keep_value(strategy, p, seat, n, board, kit):
     side = np.int64(p[LINE_SIDE])
     for i in range(n):
         w = value_after(board.pos, board.deck, side, board.cards[i], board.takes[i], -np.inf,
-                        kit.rules, kit.work, kit.search.solver)
+                        kit.rules, kit.work, kit.search.solver, kit.search.roll)
         if w == NO_ROOM:
             return -1
         if w == p[LINE_VALUE]:
@@ -131,13 +132,13 @@ def keep_value(strategy, p, seat, n, board, kit):
 
 
 @outlined
-def exact_values(seat, n, root, values, points, kit):
+def exact_values(seat, n, root, line, values, points, kit):
     """Each root move's exact margin for `seat`'s side into values[:n], and
     each side's points on a best line of it into points[:n]; 0, or -1 if the
     scratch is too small (the caller checks `search.solvable` first). The
-    line is played on kit.search.sample; minimax works in kit.search.solver."""
+    line is played on the board `line`; minimax works in kit.search.solver."""
     rules, search = kit.rules, kit.search
-    line, stack, lines = search.sample, search.solver.stack, search.lineup
+    stack, lines, out = search.solver.stack, search.lineup, search.solver.out
     side = rules[R_TEAM + seat]
     n_sides = rules[R_SIDES]
     copy_into(stack[0], root.pos)
@@ -149,7 +150,8 @@ def exact_values(seat, n, root, values, points, kit):
         copy_into(line.pos, stack[0])
         play_move(line.pos, line.deck, rules, root.cards[j], root.takes[j])
         copy_into(stack[1], line.pos)
-        v = minimax(1, line.deck, side, -np.inf, np.inf, rules, kit.work, search.solver)
+        v = minimax(1, line.deck, side, -np.inf, np.inf, rules, kit.work, search.solver,
+                    search.roll)
         if v == NO_ROOM:
             return -1
         values[j] = v
@@ -159,7 +161,7 @@ def exact_values(seat, n, root, values, points, kit):
             lines.params[s, LINE_SIDE] = side
         if play_out(keep_value, lines, line, kit, None) != OVER:
             return -1
-        score_into(line.pos, rules, search.out)
+        score_into(line.pos, rules, out)
         for t in range(n_sides):
-            points[j, t] = search.out[t, S_POINTS]
+            points[j, t] = out[t, S_POINTS]
     return 0

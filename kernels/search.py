@@ -20,8 +20,8 @@ record; their tables are laid out by declared fields::
                        sibling, side (int64)
     stats[node, T_*]   their STAT_FIELDS: visits, availability, reward (float64)
     solver.plies[d, PLY_*]   minimax's ply d, PLY_FIELDS: where its moves start
-                       in solver.cards/takes, how many, the next to try,
-                       whether it maximises
+                       in the rollout board's cards/takes, how many, the
+                       next to try, whether it maximises
     solver.bounds[d, B_*]    its BOUND_FIELDS: alpha, beta, value (float64)
 
 The outlined pieces (`minimax`, `solve`, `solve_sampled`, `rollout`) take
@@ -69,38 +69,42 @@ NO_ROOM = -1e9                      # what minimax returns when it runs out of s
 REWARD_SCALE = 0.1                  # a point of margin, as an ISMCTS reward
 
 
+class Deal(NamedTuple):
+    """A sampled deal of the hidden cards: a position and its deck order."""
+    pos: np.ndarray            # uint64[POS_SIZE]
+    deck: np.ndarray           # int64[N_CARDS]
+
+
 class Solver(NamedTuple):
-    """minimax's scratch (a named tuple of arrays)."""
+    """minimax's scratch (a named tuple of arrays); its moves go in a
+    board's move list (`moves`, the search's rollout board)."""
     stack: np.ndarray          # uint64[MAX_DEPTH, POS_SIZE]: the positions by depth
     plies: np.ndarray          # int64[MAX_DEPTH, len(PLY_FIELDS)]: the plies
     bounds: np.ndarray         # float64[MAX_DEPTH, len(BOUND_FIELDS)]: their windows
-    cards: np.ndarray          # int64[MAX_MOVES]: the plies' moves (a rollout's move list)
-    takes: np.ndarray          # uint64[MAX_MOVES]
-    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: a leaf's scores (Search.out)
+    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: a leaf's, or a rollout's, scores
 
 
 class Search(NamedTuple):
-    """The search strategies' scratch (see the module docstring)."""
-    sample: Board              # a determinized deal (its move list: exact_values' line)
-    roll: Board                # a rollout; its move list is the solver's too
+    """The search strategies' scratch (see the module docstring). Few
+    arrays: every batch kernel takes it, and each array costs code."""
+    sample: Deal               # a determinized deal
+    roll: Board                # a rollout; its move list is minimax's too
     lineup: Lineup             # the rollouts' strategy at every seat (`roll_with`)
     totals: np.ndarray         # float64[MAX_MOVES]: per root move sums
-    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: one rollout's scores
     nodes: np.ndarray          # int64[TREE, len(NODE_FIELDS)]: ISMCTS nodes
     stats: np.ndarray          # float64[TREE, len(STAT_FIELDS)]: their statistics
-    solver: Solver             # minimax's scratch
+    solver: Solver             # minimax's scratch; solver.out a rollout's scores
     alive: np.ndarray          # int64[MAX_MOVES]: spimc's surviving root moves, best first
 
 
 def search_scratch():
     """Fresh scratch arrays for the search strategies (a `Search`)."""
-    roll, out = board(), np.zeros((MAX_PLAYERS, N_SIDE), np.int16)
     solver = Solver(stack=np.zeros((MAX_DEPTH, POS_SIZE), np.uint64),
                     plies=np.zeros((MAX_DEPTH, len(PLY_FIELDS)), np.int64),
                     bounds=np.zeros((MAX_DEPTH, len(BOUND_FIELDS)), np.float64),
-                    cards=roll.cards, takes=roll.takes, out=out)
-    return Search(sample=board(), roll=roll, lineup=lineup(),
-                  totals=np.zeros(MAX_MOVES, np.float64), out=out,
+                    out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16))
+    return Search(sample=Deal(np.zeros(POS_SIZE, np.uint64), np.zeros(N_CARDS, np.int64)),
+                  roll=board(), lineup=lineup(), totals=np.zeros(MAX_MOVES, np.float64),
                   nodes=np.zeros((TREE, len(NODE_FIELDS)), np.int64),
                   stats=np.zeros((TREE, len(STAT_FIELDS)), np.float64),
                   solver=solver, alive=np.zeros(MAX_MOVES, np.int64))
@@ -248,19 +252,19 @@ def hidden_holder(pos, seat, rules):
 
 
 @outlined
-def minimax(top, deck, side, alpha, beta, rules, work, solver):
+def minimax(top, deck, side, alpha, beta, rules, work, solver, moves):
     """Exact value (side's round point margin) of solver.stack[top] with
     best play by everyone (sides other than `side` minimise it), alpha-beta
     pruned.
 
     Depth-first with an explicit stack (Numba cannot cache recursion): ply d
-    works on the position stack[d], its moves at cards/takes[plies[d,
+    works on the position stack[d], its moves at moves.cards/takes[plies[d,
     PLY_BASE]:], the next to try plies[d, PLY_NEXT] of plies[d, PLY_COUNT],
     and its value and window in bounds[d] (all of `solver`). Returns NO_ROOM
     when it runs out of scratch room.
     """
     stack, frames, bounds, out = solver.stack, solver.plies, solver.bounds, solver.out
-    cards, takes = solver.cards, solver.takes
+    cards, takes = moves.cards, moves.takes
     d = top
     frames[d, PLY_BASE] = 0
     bounds[d, B_ALPHA] = alpha
@@ -314,17 +318,17 @@ def minimax(top, deck, side, alpha, beta, rules, work, solver):
 
 
 @spliced
-def value_after(pos, deck, side, card, take, alpha, rules, work, solver):
+def value_after(pos, deck, side, card, take, alpha, rules, work, solver, moves):
     """The exact value (`minimax`, window alpha..inf) of `pos` after `card`
     takes `take`, played on solver.stack[1]."""
     stack = solver.stack
     copy_into(stack[1], pos)
     play_move(stack[1], deck, rules, card, take)
-    return minimax(1, deck, side, alpha, np.inf, rules, work, solver)
+    return minimax(1, deck, side, alpha, np.inf, rules, work, solver, moves)
 
 
 @outlined
-def solve(seat, n, board, rules, work, solver):
+def solve(seat, n, board, rules, work, solver, moves):
     """The best root move by exact search, or -1 if it cannot be solved here."""
     pos, deck, stack = board.pos, board.deck, solver.stack
     holder = hidden_holder(pos, seat, rules)
@@ -336,7 +340,7 @@ def solve(seat, n, board, rules, work, solver):
     best_v = -np.inf
     for i in range(n):
         v = value_after(stack[0], deck, side, board.cards[i], board.takes[i], best_v, rules,
-                        work, solver)
+                        work, solver, moves)
         if v == NO_ROOM:
             return -1
         if v > best_v:
@@ -361,16 +365,16 @@ def solve_if_open(use, seat, n, board, kit):
     if n == 1:
         return 0
     if use and solvable(board.pos, seat, kit.rules, SOLVE_CARDS):
-        return solve(seat, n, board, kit.rules, kit.work, kit.search.solver)
+        return solve(seat, n, board, kit.rules, kit.work, kit.search.solver, kit.search.roll)
     return -1
 
 
 @outlined
-def solve_sampled(seat, n, board, deals, rules, rng, work, sample, totals, solver):
+def solve_sampled(seat, n, board, deals, rules, rng, work, search):
     """The move of best mean exact margin over `deals` deals of the unseen
-    cards among the seats that hold them (the deck is out), dealt on
-    `sample`: each deal solved by minimax, every move on the same deals
-    (sums in `totals`). -1 if it cannot be solved here."""
+    cards among the seats that hold them (the deck is out): each deal solved
+    by minimax, every move on the same deals. -1 if it cannot be solved here."""
+    sample, totals = search.sample, search.totals
     side = rules[R_TEAM + seat]
     for i in range(n):
         totals[i] = 0.0
@@ -378,7 +382,7 @@ def solve_sampled(seat, n, board, deals, rules, rng, work, sample, totals, solve
         determinize(board.pos, board.deck, seat, rng, sample.pos, sample.deck, work)
         for i in range(n):
             v = value_after(sample.pos, sample.deck, side, board.cards[i], board.takes[i],
-                            -np.inf, rules, work, solver)
+                            -np.inf, rules, work, search.solver, search.roll)
             if v == NO_ROOM:
                 return -1
             totals[i] += v
@@ -393,12 +397,12 @@ def endgame(p, seat, n, board, kit):
     pos, rules = board.pos, kit.rules
     search = kit.search
     if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
-        i = solve(seat, n, board, rules, kit.work, search.solver)
+        i = solve(seat, n, board, rules, kit.work, search.solver, search.roll)
         if i >= 0:
             return i
     elif n > 1 and p[P_DEALS] > 0 and dealt_out(pos, rules, p[P_DEAL_CARDS]):
         i = solve_sampled(seat, n, board, np.int64(p[P_DEALS]), rules, kit.rng, kit.work,
-                          search.sample, search.totals, search.solver)
+                          search)
         if i >= 0:
             return i
     return policy(np.int64(p[P_FALLBACK]), seat, n, board, kit)
@@ -425,8 +429,8 @@ def pimc(p, seat, n, board, kit):
             copy_into(roll.pos, sample.pos)
             copy_into(roll.deck, sample.deck)
             play_move(roll.pos, roll.deck, rules, board.cards[i], board.takes[i])
-            rollout(roll, rules, kit.rng, kit.work, search.lineup, search.out, kit.users)
-            totals[i] += margin(search.out, side, rules[R_SIDES])
+            rollout(roll, rules, kit.rng, kit.work, search.lineup, search.solver.out, kit.users)
+            totals[i] += margin(search.solver.out, side, rules[R_SIDES])
     return best_total(totals, n)
 
 
@@ -515,8 +519,8 @@ def ismcts(p, seat, n, board, kit):
             else:
                 node = child_for(tree_i, node, rcards[pick], rtakes[pick])
             play_move(rpos, rdeck, rules, rcards[pick], rtakes[pick])
-        rollout(roll, rules, rng, kit.work, search.lineup, search.out, kit.users)
-        out = search.out
+        rollout(roll, rules, rng, kit.work, search.lineup, search.solver.out, kit.users)
+        out = search.solver.out
         while node > 0:
             tree_f[node, T_VISITS] += 1.0
             tree_f[node, T_REWARD] += REWARD_SCALE * margin(out, tree_i[node, T_SIDE], n_sides)

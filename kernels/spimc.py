@@ -45,7 +45,7 @@ def playout(tail, side, board, rules, rng, work, line, users, solver):
     while play_out(choose_fast, line, board, Kit(rules, rng, work, None, users),
                    stop) == STOPPED:
         copy_into(solver.stack[0], pos)
-        v = minimax(0, board.deck, side, -np.inf, np.inf, rules, work, solver)
+        v = minimax(0, board.deck, side, -np.inf, np.inf, rules, work, solver, board)
         if v != NO_ROOM:
             return v
         stop = NEVER                                # no room: play it out instead

@@ -316,8 +316,8 @@ def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
     n = len(cards)
     values = np.zeros(n, np.float64)
     out = np.zeros((n, n_sides), np.int16)
-    ok = call(exact_values, np.int64(seat), np.int64(n), P.board(pos, deck, cards, takes), values,
-              out, kit(rules_v))
+    ok = call(exact_values, np.int64(seat), np.int64(n), P.board(pos, deck, cards, takes),
+              P.board(), values, out, kit(rules_v))
     return None if ok < 0 else (values, out)
 
 
