@@ -136,8 +136,7 @@ def through_kernels(rules: Rules, orders, played) -> tuple[dict, float]:
                 n = kernels.legal_moves(pos[P.HAND + seat], pos[P.TABLE], packed, cards, takes,
                                         work)
                 kernels.rng.stream(np.uint64(decision), 0, rng)
-                args = (sid, vector, seat, pos, deck, packed, n, cards, takes, rng, work,
-                        scratch.search, scratch.users)
+                args = (sid, vector, seat, n, scratch.board(pos, deck), scratch.kit(packed))
                 if choose is None:                 # (drawing from the stream)
                     choose, entry = choosers(args)
                     kernels.rng.stream(np.uint64(decision), 0, rng)

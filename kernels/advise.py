@@ -1,16 +1,19 @@
 """Advice kernels: every root move of a position evaluated, by rollouts on
 shared deals of the hidden cards, or exactly when nothing is hidden.
 
-Arrays and scalars in, arrays out; no Python objects. The caller
+Arrays, records of arrays and scalars in, arrays out. The caller
 (`scopa_sim.study.advise`) checks the position and owns every array:
 
-    pos, deck          the position and its deck order (`position`)
+    root               the position, its deck order and the root moves
+                       (root.cards/takes[:n], canonical order), a
+                       `position.Board`
     seat               the adviser: the seat to play
-    cards, takes       the root moves (n of them, canonical order)
-    out                int16[count, n, n_sides]: each side's round points
+    points             int16[count, n, n_sides]: each side's round points
                        after rollout r of move j (`advise_batch`), or
                        int16[n, n_sides] on the exact line of move j
                        (`exact_values`)
+    rec                the rollouts' own buffers, a `Rollouts` (`buffers()`)
+    kit                the decision scratch and the users context, a `play.Kit`
 
 `advise_batch` plays rollouts first..first+count-1 (`deep_batch` the same,
 by any strategy, the search ones too). Rollout r draws from
@@ -23,132 +26,142 @@ seat.
 
 `exact_values` gives each root move's exact round point margin by
 alpha-beta minimax (`search.minimax`, every move with the full window, so
-no value is a bound), then follows one best line of it (the first move, in
-canonical order, that keeps the value) to the end of the round to give each
-side's points on that line.
+no value is a bound), then follows one best line of it (`keep_value`: the
+first move, in canonical order, that keeps the value) to the end of the
+round to give each side's points on that line. Every play-out is the one
+loop, `play.play_out`.
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from ._jit import kernel, outlined, spliced
-from .heuristics import pick_fast
-from .layout import R_SIDES, R_TEAM, S_POINTS
-from .moves import legal_moves
-from .position import HAND, TABLE, TURN, is_over, play_move, unseen
+from .heuristics import choose_fast
+from .layout import MAX_PLAYERS, N_CARDS, N_SIDE, R_SIDES, R_TEAM, S_POINTS
+from .play import OVER, play_out
+from .position import HAND, POS_SIZE, Board, board, play_move, unseen
+from .registry import Lineup, lineup
 from .rng import stream
 from .search import (
-    NO_ROOM, copy_into, determinize, hidden_holder, minimax, score_into, value_after)
+    NO_ROOM, Deal, copy_into, determinize, hidden_holder, minimax, score_into, value_after)
 from .strategies import decide
-from .users import F_STRATEGY, is_user, play_user
+from .users import F_STRATEGY
 
-@kernel
-def play_out(strategy, p, pos, deck, rules, rng, cards, takes, work, search, users):
-    """Play the round out, every seat by `strategy` (fast or a user's) with
-    parameters `p` (`search` unused: the search strategies play in `play_out_any`)."""
-    while not is_over(pos):
-        seat = np.int64(pos[TURN])
-        m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
-        if is_user(strategy):
-            i = play_user(strategy, p, seat, pos, rules, m, cards, takes, rng, users)
-        else:
-            i = pick_fast(strategy, p, seat, pos, rules, m, cards, takes, rng)
-        play_move(pos, deck, rules, cards[i], takes[i])
+# The exact line's "strategy" at every seat: its parameter row holds the
+# value to keep and the side it is the margin of.
+LINE_PARAMS = ("value", "side")
+LINE_VALUE, LINE_SIDE = (LINE_PARAMS.index(f) for f in ("value", "side"))
 
 
-@kernel
-def play_out_any(strategy, p, pos, deck, rules, rng, cards, takes, work, search, users):
-    """`play_out` by any strategy, the search ones too (`strategies.decide`,
-    with the search scratch `search`)."""
-    while not is_over(pos):
-        seat = np.int64(pos[TURN])
-        m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
-        i = decide(strategy, p, seat, pos, deck, rules, m, cards, takes, rng, work, search,
-                   users)
-        play_move(pos, deck, rules, cards[i], takes[i])
+class Rollouts(NamedTuple):
+    """advise's rollout buffers (a named tuple of arrays)."""
+    sample: Deal               # a deal of the hidden cards
+    roll: Board                # a root move played on it, then played out
+    lineup: Lineup             # the rollout strategy at every seat
+    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: one rollout's scores
+    saved: np.ndarray          # uint64[1]: the random state every root move starts from
+
+
+def buffers(strategy, params):
+    """Fresh Rollouts for strategy id `strategy` with parameter row `params`
+    at every seat."""
+    line = lineup()
+    line.strategies[:] = strategy
+    line.params[:] = params
+    return Rollouts(sample=Deal(np.zeros(POS_SIZE, np.uint64), np.zeros(N_CARDS, np.int64)),
+                    roll=board(), lineup=line,
+                    out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
+                    saved=np.zeros(1, np.uint64))
 
 
 @spliced
-def rollouts(play, seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
-             out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout, search,
-             users):
+def rollouts(choose, seed, first, count, seat, n, root, points, rec, kit):
     """Rollouts first..first+count-1 of every root move, each round played
-    out by `play` (`play_out` or `play_out_any`); points into `out`.
+    out by `choose` for the lineup of `rec`; points into `points`.
     Returns count, or -1 when a user strategy chose a move that does not
-    exist (recorded in `users`)."""
+    exist (recorded in kit.users)."""
+    rules, rng = kit.rules, kit.rng
+    sample, roll, out, saved = rec.sample, rec.roll, rec.out, rec.saved
     n_sides = rules[R_SIDES]
     for r in range(count):
         stream(seed, first + r, rng)
-        determinize(pos, deck, seat, rng, spos, sdeck, work)
+        determinize(root.pos, root.deck, seat, rng, sample.pos, sample.deck, kit.work)
         saved[0] = rng[0]
         for j in range(n):
-            copy_into(rpos, spos)
-            copy_into(rdeck, sdeck)
+            copy_into(roll.pos, sample.pos)
+            copy_into(roll.deck, sample.deck)
             rng[0] = saved[0]                         # the same draws for every move
-            play_move(rpos, rdeck, rules, cards[j], takes[j])
-            play(strategy, p, rpos, rdeck, rules, rng, rcards, rtakes, work, search, users)
-            if users.fault[F_STRATEGY] >= 0:
+            play_move(roll.pos, roll.deck, rules, root.cards[j], root.takes[j])
+            play_out(choose, rec.lineup, roll, kit, None)
+            if kit.users.fault[F_STRATEGY] >= 0:
                 return -1
-            score_into(rpos, rules, sout)
+            score_into(roll.pos, rules, out)
             for t in range(n_sides):
-                out[r, j, t] = sout[t, S_POINTS]
+                points[r, j, t] = out[t, S_POINTS]
     return count
 
 
 @outlined
-def advise_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
-                 out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout, search,
-                 users):
+def advise_batch(seed, first, count, seat, n, root, points, rec, kit):
     """`rollouts` played out by a fast strategy or a user's."""
-    return rollouts(play_out, seed, first, count, seat, pos, deck, rules, strategy, p, n, cards,
-                    takes, out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout,
-                    search, users)
+    return rollouts(choose_fast, seed, first, count, seat, n, root, points, rec, kit)
 
 
 @outlined
-def deep_batch(seed, first, count, seat, pos, deck, rules, strategy, p, n, cards, takes,
-               out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes, sout, search,
-               users):
+def deep_batch(seed, first, count, seat, n, root, points, rec, kit):
     """`rollouts` played out by any strategy: the deep evaluation's, by a
-    search strategy for every seat (compiled apart, on first use)."""
-    return rollouts(play_out_any, seed, first, count, seat, pos, deck, rules, strategy, p, n,
-                    cards, takes, out, rng, saved, work, spos, sdeck, rpos, rdeck, rcards, rtakes,
-                    sout, search, users)
+    search strategy for every seat (`strategies.decide`, compiled apart, on
+    first use)."""
+    return rollouts(decide, seed, first, count, seat, n, root, points, rec, kit)
+
+
+@kernel
+def keep_value(strategy, p, seat, n, board, kit):
+    """The chooser of an exact line: the first move (canonical order) whose
+    exact value (side p[LINE_SIDE]'s margin) is p[LINE_VALUE]; -1 when minimax
+    runs out of scratch."""
+    side = np.int64(p[LINE_SIDE])
+    for i in range(n):
+        w = value_after(board.pos, board.deck, side, board.cards[i], board.takes[i], -np.inf,
+                        kit.rules, kit.work, kit.search.solver, kit.search.roll)
+        if w == NO_ROOM:
+            return -1
+        if w == p[LINE_VALUE]:
+            return i
+    return 0
 
 
 @outlined
-def exact_values(seat, pos, deck, rules, n, cards, takes, values, out, lpos, lcards, ltakes,
-                 mcards, mtakes, work, sout, stack, frames, bounds):
+def exact_values(seat, n, root, line, values, points, kit):
     """Each root move's exact margin for `seat`'s side into values[:n], and
-    each side's points on a best line of it into out[:n]; 0, or -1 if the
-    scratch is too small (the caller checks `search.solvable` first)."""
+    each side's points on a best line of it into points[:n]; 0, or -1 if the
+    scratch is too small (the caller checks `search.solvable` first). The
+    line is played on the board `line`; minimax works in kit.search.solver."""
+    rules, search = kit.rules, kit.search
+    stack, lines, out = search.solver.stack, search.lineup, search.solver.out
     side = rules[R_TEAM + seat]
     n_sides = rules[R_SIDES]
-    copy_into(stack[0], pos)
-    holder = hidden_holder(pos, seat, rules)
+    copy_into(stack[0], root.pos)
+    holder = hidden_holder(root.pos, seat, rules)
     if holder >= 0:
-        stack[0, HAND + holder] = unseen(pos, seat)
+        stack[0, HAND + holder] = unseen(root.pos, seat)
+    copy_into(line.deck, root.deck)
     for j in range(n):
-        copy_into(lpos, stack[0])
-        play_move(lpos, deck, rules, cards[j], takes[j])
-        copy_into(stack[1], lpos)
-        v = minimax(stack, 1, deck, rules, side, -np.inf, np.inf, mcards, mtakes, work, sout,
-                    frames, bounds)
+        copy_into(line.pos, stack[0])
+        play_move(line.pos, line.deck, rules, root.cards[j], root.takes[j])
+        copy_into(stack[1], line.pos)
+        v = minimax(1, line.deck, side, -np.inf, np.inf, rules, kit.work, search.solver,
+                    search.roll)
         if v == NO_ROOM:
             return -1
         values[j] = v
-        while not is_over(lpos):                      # a best line: keep the value
-            mover = np.int64(lpos[TURN])
-            m = legal_moves(lpos[HAND + mover], lpos[TABLE], rules, lcards, ltakes, work)
-            pick = 0
-            for i in range(m):
-                w = value_after(stack, lpos, deck, rules, side, lcards[i], ltakes[i], -np.inf,
-                                mcards, mtakes, work, sout, frames, bounds)
-                if w == NO_ROOM:
-                    return -1
-                if w == v:
-                    pick = i
-                    break
-            play_move(lpos, deck, rules, lcards[pick], ltakes[pick])
-        score_into(lpos, rules, sout)
+        for s in range(MAX_PLAYERS):                  # a best line: keep the value
+            lines.strategies[s] = 0
+            lines.params[s, LINE_VALUE] = v
+            lines.params[s, LINE_SIDE] = side
+        if play_out(keep_value, lines, line, kit, None) != OVER:
+            return -1
+        score_into(line.pos, rules, out)
         for t in range(n_sides):
-            out[j, t] = sout[t, S_POINTS]
+            points[j, t] = out[t, S_POINTS]
     return 0

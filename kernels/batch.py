@@ -18,7 +18,11 @@ three compiled kernels by the strategies a run names (`registry.KINDS`):
 searches. Each is compiled (or loaded from the cache) the first time a run
 needs it, so a run of fast strategies never compiles the search code, and
 a user's function (a pointer, see `users`) never recompiles a kernel; `needs_compile` says
-whether a run's kernel still has to be compiled.
+whether a run's kernel still has to be compiled. Beside each, a step kernel
+(`simple_step`, `fast_step`, `search_step`; `step_for`): the one play-out
+loop (`play.play_out`) with the same strategy code, which the Python round
+loop (`scopa_sim.engine.seats`) calls to play a round up to a seat whose strategy
+decides in Python.
 """
 import threading
 from pathlib import Path
@@ -28,10 +32,11 @@ import numpy as np
 
 from ._jit import outlined
 from . import users as U
-from .registry import BUILTINS, KINDS, USER
+from .registry import BUILTINS, KINDS, USER, Lineup
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
 from .moves import W_SIZE
-from .position import POS_SIZE
+from .play import Kit, play_out
+from .position import POS_SIZE, Board
 from .round import play_units
 from .search import search_scratch
 from .strategies import choose, choose_fast, choose_simple
@@ -48,46 +53,77 @@ class Scratch(NamedTuple):
     log: np.ndarray            # int64[N_CARDS, 3]: seat, card, capture of the last round's plays
     out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: one round's side results
     info: np.ndarray           # int64[N_ROUND]: one round's fields
-    search: tuple              # the search strategies' scratch (`search.search_scratch`)
+    search: tuple              # the search strategies' scratch (a `search.Search`)
     users: U.Users             # the run's user strategies (`users.context`)
+    taken: np.ndarray          # uint64[rows, MAX_PLAYERS]: each side's pile at the end of each
+                               # row's round, kept when it has rows (`scopa_sim.runs.taken`)
+
+    def board(self, pos=None, deck=None):
+        """The scratch's position arrays as a `position.Board`, on `pos` and
+        `deck` where given."""
+        return Board(self.pos if pos is None else pos, self.deck if deck is None else deck,
+                     self.cards, self.takes, self.log)
+
+    def kit(self, rules):
+        """The scratch's decision scratch, with the rules vector, as a `play.Kit`."""
+        return Kit(rules, self.rng, self.work, self.search, self.users)
 
 
-def scratch(functions=(), params=None):
+def scratch(functions=(), params=None, taken_rows=0):
     """Fresh scratch arrays for one batch, with a users context for the
     run's user strategy `functions` and their rollout `params` (see
-    `users.context`)."""
+    `users.context`), and room for `taken_rows` rows of captured cards."""
     return Scratch(rng=np.zeros(1, np.uint64), deck=np.zeros(N_CARDS, np.int64),
                    pos=np.zeros(POS_SIZE, np.uint64), work=np.zeros(W_SIZE, np.int64),
                    cards=np.zeros(MAX_MOVES, np.int64), takes=np.zeros(MAX_MOVES, np.uint64),
                    log=np.zeros((N_CARDS, 3), np.int64),
                    out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
                    info=np.zeros(N_ROUND, np.int64), search=search_scratch(),
-                   users=U.context(functions, params))
+                   users=U.context(functions, params),
+                   taken=np.zeros((taken_rows, MAX_PLAYERS), np.uint64))
 
 
 @outlined
-def simple_units(games, seed, first, count, rules, strategies, params, sides, rounds, scratch):
+def simple_units(games, seed, first, count, rules, lineup, sides, rounds, scratch):
     """`round.play_units` with random and greedy only."""
-    return play_units(choose_simple, games, seed, first, count, rules, strategies, params, sides,
-                      rounds, scratch)
+    return play_units(choose_simple, games, seed, first, count, rules, lineup, sides, rounds,
+                      scratch)
 
 
 @outlined
-def fast_units(games, seed, first, count, rules, strategies, params, sides, rounds, scratch):
+def fast_units(games, seed, first, count, rules, lineup, sides, rounds, scratch):
     """`round.play_units` with the fast strategies only."""
-    return play_units(choose_fast, games, seed, first, count, rules, strategies, params, sides,
-                      rounds, scratch)
+    return play_units(choose_fast, games, seed, first, count, rules, lineup, sides, rounds, scratch)
 
 
 @outlined
-def search_units(games, seed, first, count, rules, strategies, params, sides, rounds, scratch):
+def search_units(games, seed, first, count, rules, lineup, sides, rounds, scratch):
     """`round.play_units` with every strategy."""
-    return play_units(choose, games, seed, first, count, rules, strategies, params, sides,
-                      rounds, scratch)
+    return play_units(choose, games, seed, first, count, rules, lineup, sides, rounds, scratch)
+
+
+@outlined
+def simple_step(lineup, board, kit):
+    """`play.play_out` to the end of the round or to a seat that decides in
+    Python (the Python round loop, `scopa_sim.engine.seats`), random and greedy only."""
+    return play_out(choose_simple, lineup, board, kit, None)
+
+
+@outlined
+def fast_step(lineup, board, kit):
+    """`simple_step` with the fast strategies."""
+    return play_out(choose_fast, lineup, board, kit, None)
+
+
+@outlined
+def search_step(lineup, board, kit):
+    """`simple_step` with every strategy."""
+    return play_out(choose, lineup, board, kit, None)
 
 
 KERNELS = (simple_units, fast_units, search_units)
 CHOOSERS = (choose_simple, choose_fast, choose)          # the strategy code of each
+STEPS = (simple_step, fast_step, search_step)            # and its step kernel
 _COMPILING = threading.Lock()
 
 
@@ -103,6 +139,11 @@ def kernel_for(strategies):
 def chooser_for(strategies):
     """The strategy code (`strategies.choose*`) of `kernel_for(strategies)`."""
     return CHOOSERS[KERNELS.index(kernel_for(strategies))]
+
+
+def step_for(strategies):
+    """The step kernel (`simple_step`..) of `kernel_for(strategies)`."""
+    return STEPS[KERNELS.index(kernel_for(strategies))]
 
 
 def needs_compile(strategies) -> bool:
@@ -133,7 +174,7 @@ def simulate_units(games, seed, first, count, rules, strategies, params, sides, 
     """Units first..first+count-1 of run `seed` (rounds, or with `games`
     games) in the kernel for these strategies: see `round.play_units`."""
     return int(call(kernel_for(strategies), bool(games), np.uint64(int(seed) % 2**64),
-                    np.int64(first), np.int64(count), rules, strategies, params, sides,
+                    np.int64(first), np.int64(count), rules, Lineup(strategies, params), sides,
                     rounds, scratch))
 
 

@@ -8,10 +8,13 @@ ones the cost of what the move leaves on the table for the next player
 charges those costs flat; `counter` multiplies them by the probability,
 from the unseen cards, that the next player holds a card that takes them;
 `reply` adds the worth it takes by matching a card or the sum of two.
+
+`choose_simple` and `choose_fast` are the choosers (`play`) of these and of
+user strategies: what the fast batch kernels and every rollout play with.
 """
 import numpy as np
 
-from ._jit import kernel
+from ._jit import kernel, spliced
 from .bits import ONE, lowest, popcount
 from .registry import (
     COUNTER, GREEDY, HEURISTIC, RANDOM, REPLY, P_CARD, P_COIN, P_COIN_EXPOSED, P_MATCH, P_PAIR,
@@ -20,6 +23,7 @@ from .layout import COINS, PRIMIERA, R_HAND, R_PLAYERS, R_TEAM, RANK, RANK_CARDS
 from .moves import clears_for_scopa
 from .position import HAND, TABLE, is_last_play, unseen
 from .rng import below
+from .users import is_user, play_user
 
 PRIMIERA_BY_CARD = np.array([PRIMIERA[c % 10] for c in range(40)], np.float64)
 SETTEBELLO_SET = np.uint64(1 << SETTEBELLO)
@@ -188,3 +192,23 @@ def pick_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
         return 0 if n == 1 else cautious(p, seat, pos, rules, n, cards, takes,
                                          strategy != HEURISTIC, strategy == REPLY)
     return pick_simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
+
+
+@spliced
+def choose_simple(strategy, p, seat, n, board, kit):
+    """The move of random, greedy or a user strategy; -1 for any other id."""
+    if is_user(strategy):
+        return play_user(strategy, p, seat, board.pos, kit.rules, n, board.cards, board.takes,
+                         kit.rng, kit.users)
+    return pick_simple(strategy, p, seat, board.pos, kit.rules, n, board.cards, board.takes,
+                       kit.rng)
+
+
+@spliced
+def choose_fast(strategy, p, seat, n, board, kit):
+    """`choose_simple` and heuristic, counter and reply."""
+    if is_user(strategy):
+        return play_user(strategy, p, seat, board.pos, kit.rules, n, board.cards, board.takes,
+                         kit.rng, kit.users)
+    return pick_fast(strategy, p, seat, board.pos, kit.rules, n, board.cards, board.takes,
+                     kit.rng)

@@ -24,25 +24,46 @@ RANK_CARDS = np.array(
     dtype=np.uint64)
 PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)   # by rank 1..10
 
+def slots(fields):
+    """The offsets of a layout declared as (name, size) fields in order, by
+    name, and its total size: how every numbered slot is derived.
+
+    >>> slots((("a", 1), ("b", 6), ("c", 1)))
+    ({'a': 0, 'b': 1, 'c': 7}, 8)
+    """
+    at, offsets = 0, {}
+    for name, size in fields:
+        offsets[name] = at
+        at += size
+    return offsets, at
+
+
 # ---- rules vector (int64): what the one kernel is general in --------------
-R_PLAYERS = 0          # 2..6
-R_SIDES = 1            # number of sides (teams, or players)
-R_HAND = 2             # cards per hand per deal
-R_TABLE = 3            # cards to the table at the start of a round
-R_REFILL = 4           # 1: new hands while the deck lasts
-R_TARGET = 5           # game target score
-# The variant options, each 0/1 (exact meaning: docs/VARIANTS.md):
-R_SCOPA_ON_LAST = 6    # clearing the table on the round's last play is a scopa
-R_FEWEST = 7           # among a card's sum captures only the fewest-card ones
-R_ACE_TAKES_ALL = 8    # asso piglia tutto: an ace takes a table with no ace; no scopa
-R_FORFEIT = 9          # a side missing a suit has primiera 0
-R_RE_BELLO = 10        # the king of coins scores a point
-R_NAPOLA = 11          # a coin run A-2-3.. from the ace scores its length
-R_TEAM = 12            # R_TEAM + seat: the side of each seat (6 slots)
-R_PRIMIERA = R_TEAM + MAX_PLAYERS   # R_PRIMIERA + rank - 1: primiera scale (1..1000)
-R_BEST = R_PRIMIERA + N_RANKS       # R_BEST + suit slice: that suit's best primiera
-                                    # value (`primiera_table` of the scale; 1024 slots)
-R_SIZE = R_BEST + 1024
+# The variant options are each 0/1 (exact meaning: docs/VARIANTS.md).
+RULE_FIELDS = (
+    ("players", 1),        # 2..6
+    ("sides", 1),          # number of sides (teams, or players)
+    ("hand", 1),           # cards per hand per deal
+    ("table", 1),          # cards to the table at the start of a round
+    ("refill", 1),         # 1: new hands while the deck lasts
+    ("target", 1),         # game target score
+    ("scopa_on_last", 1),  # clearing the table on the round's last play is a scopa
+    ("fewest", 1),         # among a card's sum captures only the fewest-card ones
+    ("ace_takes_all", 1),  # asso piglia tutto: an ace takes a table with no ace; no scopa
+    ("forfeit", 1),        # a side missing a suit has primiera 0
+    ("re_bello", 1),       # the king of coins scores a point
+    ("napola", 1),         # a coin run A-2-3.. from the ace scores its length
+    ("team", MAX_PLAYERS), # R_TEAM + seat: the side of each seat
+    ("primiera", N_RANKS), # R_PRIMIERA + rank - 1: primiera scale (1..1000)
+    ("best", 1024),        # R_BEST + suit slice: that suit's best primiera value
+                           # (`primiera_table` of the scale)
+)
+_R, R_SIZE = slots(RULE_FIELDS)
+(R_PLAYERS, R_SIDES, R_HAND, R_TABLE, R_REFILL, R_TARGET, R_SCOPA_ON_LAST, R_FEWEST,
+ R_ACE_TAKES_ALL, R_FORFEIT, R_RE_BELLO, R_NAPOLA, R_TEAM, R_PRIMIERA, R_BEST) = (
+    _R[f] for f in ("players", "sides", "hand", "table", "refill", "target", "scopa_on_last",
+                    "fewest", "ace_takes_all", "forfeit", "re_bello", "napola", "team",
+                    "primiera", "best"))
 
 # ---- per-side round results (int16), one row per side ----------------------
 # The result fields in the kernel's order (`scopa_sim.engine.schema` says what each

@@ -11,12 +11,16 @@ import numpy as np
 
 from ._jit import kernel
 from .bits import ONE, ZERO, ix, lowest, popcount
-from .layout import R_ACE_TAKES_ALL, R_FEWEST, R_SCOPA_ON_LAST, RANK, RANK_CARDS
+from .layout import (
+    N_CARDS, R_ACE_TAKES_ALL, R_FEWEST, R_SCOPA_ON_LAST, RANK, RANK_CARDS, slots)
 
 
 # `work` (caller-owned int64 scratch, length >= W_SIZE) holds the table's
-# cards, their ranks, their prefix subset sums and the enumeration stack.
-W_CARDS, W_REACH, W_RANKS, W_STACK, W_SIZE = 0, 40, 88, 136, 232
+# cards, their prefix subset sums, their ranks and the enumeration stack:
+#     0 CARDS 40 REACH 88 RANKS 136 STACK 232
+WORK_FIELDS = (("cards", N_CARDS), ("reach", 48), ("ranks", 48), ("stack", 96))
+_W, W_SIZE = slots(WORK_FIELDS)
+W_CARDS, W_REACH, W_RANKS, W_STACK = (_W[f] for f in ("cards", "reach", "ranks", "stack"))
 SUMS = np.int64(0x7FF)            # subset sums 0..10 as bits
 TAKE_BITS = np.int64((1 << 40) - 1)
 RANK_BITS = np.uint64(0x3FF)

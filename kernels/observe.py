@@ -4,7 +4,8 @@ Built afresh for every decision of the seat to move from the position, never
 a view of it: hidden cards (other hands, the undealt deck) are not in it, only
 their counts, and what one strategy wrote into an earlier observation is
 gone.
-Card sets are int64 with bit `card` set (cards 0..39, see `layout`)::
+Card sets are int64 with bit `card` set (cards 0..39, see `layout`); the
+slots are declared once, in `OBS_FIELDS` (name, size)::
 
     obs[O_SEAT]           the seat to play          obs[O_SIDE]     its side
     obs[O_DEALER]         the seat that dealt       obs[O_PLAYS]    plays made this round
@@ -25,14 +26,18 @@ import numpy as np
 
 from ._jit import kernel
 from .bits import lowest, popcount
-from .layout import R_BEST, R_SIDES, R_TEAM
+from .layout import MAX_PLAYERS, R_BEST, R_SIDES, R_TEAM, slots
 from .position import DEALER, DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, is_last_play, unseen
 from .rng import observed_bits
 
-O_SEAT, O_SIDE, O_DEALER, O_PLAYS, O_DECK_LEFT, O_LAST, O_RANDOM, O_LAST_PLAY = range(8)
-O_HAND, O_TABLE, O_PLAYED, O_UNSEEN = range(8, 12)
-O_PILES, O_SCOPAS, O_SCORES, O_HAND_SIZES, O_RULES = 12, 18, 24, 30, 36
-O_SIZE = O_RULES + R_BEST                     # 64
+OBS_FIELDS = (("seat", 1), ("side", 1), ("dealer", 1), ("plays", 1), ("deck_left", 1),
+              ("last", 1), ("random", 1), ("last_play", 1), ("hand", 1), ("table", 1),
+              ("played", 1), ("unseen", 1), ("piles", MAX_PLAYERS), ("scopas", MAX_PLAYERS),
+              ("scores", MAX_PLAYERS), ("hand_sizes", MAX_PLAYERS), ("rules", R_BEST))
+_O, O_SIZE = slots(OBS_FIELDS)                # O_SIZE: 64
+(O_SEAT, O_SIDE, O_DEALER, O_PLAYS, O_DECK_LEFT, O_LAST, O_RANDOM, O_LAST_PLAY, O_HAND, O_TABLE,
+ O_PLAYED, O_UNSEEN, O_PILES, O_SCOPAS, O_SCORES, O_HAND_SIZES, O_RULES) = (
+    _O[f] for f, _ in OBS_FIELDS)
 
 
 @kernel
@@ -51,7 +56,7 @@ def observe(seat, pos, rules, scores, rng, obs):
     obs[O_HAND] = np.int64(pos[HAND + seat])
     obs[O_TABLE] = np.int64(pos[TABLE])
     played = pos[PILE]
-    for t in range(6):
+    for t in range(MAX_PLAYERS):
         played |= pos[PILE + t]
         obs[O_PILES + t] = np.int64(pos[PILE + t]) if t < rules[R_SIDES] else 0
         obs[O_SCOPAS + t] = np.int64(pos[SCOPAS + t])

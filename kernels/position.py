@@ -1,5 +1,10 @@
 """A round in progress: one uint64 array holds the whole position, so that
-search strategies can copy it, play on, and throw the copy away.
+search strategies can copy it, play on, and throw the copy away. Its slots
+are declared once, in `POS_FIELDS` (name, size), and numbered from there::
+
+    slot  0      6      12  13     19 20 21 22 23 24 25 26     32
+          | HAND | PILE |TA| SCOPAS|LA|TU|PL|TO|DE|CA|DL| VOID |
+          seats   sides     sides                        seats
 
     pos[HAND + seat]    seat's hand (card set), seats 0..5
     pos[PILE + side]    side's captured pile (card set), sides 0..5
@@ -16,19 +21,46 @@ search strategies can copy it, play on, and throw the copy away.
                         could have captured from the table it trailed on
 
 The deck order lives beside it (int64[40]); cards below `pos[DECK]` are dealt.
+A position being played travels as a `Board` record: the position, its deck
+order, the scratch for its legal moves and the log of its plays.
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from ._jit import kernel
 from .bits import ONE, ZERO, ix, lowest, popcount
 from .layout import (
-    ALL_CARDS, N_CARDS, R_ACE_TAKES_ALL, R_HAND, R_PLAYERS, R_REFILL, R_TABLE, R_TEAM, RANK)
+    ALL_CARDS, MAX_MOVES, MAX_PLAYERS, N_CARDS, R_ACE_TAKES_ALL, R_HAND, R_PLAYERS, R_REFILL,
+    R_TABLE, R_TEAM, RANK, slots)
 from .moves import SUMS, clears_for_scopa
 
-HAND, PILE, TABLE, SCOPAS = 0, 6, 12, 13
-LAST, TURN, PLAYS, TOTAL, DECK, CAPTURES, DEALER = 19, 20, 21, 22, 23, 24, 25
-VOID = 26
-POS_SIZE = 32
+POS_FIELDS = (("hand", MAX_PLAYERS), ("pile", MAX_PLAYERS), ("table", 1),
+              ("scopas", MAX_PLAYERS), ("last", 1), ("turn", 1), ("plays", 1), ("total", 1),
+              ("deck", 1), ("captures", 1), ("dealer", 1), ("void", MAX_PLAYERS))
+_AT, POS_SIZE = slots(POS_FIELDS)
+HAND, PILE, TABLE, SCOPAS, LAST, TURN, PLAYS, TOTAL, DECK, CAPTURES, DEALER, VOID = (
+    _AT[f] for f in ("hand", "pile", "table", "scopas", "last", "turn", "plays", "total",
+                     "deck", "captures", "dealer", "void"))
+
+
+class Board(NamedTuple):
+    """A position being played (a named tuple of arrays: Numba types it
+    field by field)."""
+    pos: np.ndarray            # uint64[POS_SIZE]: the position
+    deck: np.ndarray           # int64[N_CARDS]: its deck order
+    cards: np.ndarray          # int64[MAX_MOVES]: the legal moves' cards (scratch)
+    takes: np.ndarray          # uint64[MAX_MOVES]: the legal moves' capture sets (scratch)
+    log: np.ndarray            # int64[N_CARDS, 3]: seat, card, capture set of play k at row k
+
+
+def board(pos=None, deck=None, cards=None, takes=None, log=None):
+    """A Board of these arrays, fresh ones where not given."""
+    return Board(pos=np.zeros(POS_SIZE, np.uint64) if pos is None else pos,
+                 deck=np.zeros(N_CARDS, np.int64) if deck is None else deck,
+                 cards=np.zeros(MAX_MOVES, np.int64) if cards is None else cards,
+                 takes=np.zeros(MAX_MOVES, np.uint64) if takes is None else takes,
+                 log=np.zeros((N_CARDS, 3), np.int64) if log is None else log)
 
 
 @kernel
@@ -135,6 +167,23 @@ def finish_round(pos, rules):
 def unseen(pos, seat):
     """Cards `seat` has not seen: not in its hand, on the table or in any pile."""
     seen = pos[HAND + seat] | pos[TABLE]
-    for t in range(6):
+    for t in range(MAX_PLAYERS):
         seen |= pos[PILE + t]
     return ALL_CARDS & ~seen
+
+
+@kernel
+def hand_cards(pos, rules):
+    """The cards in all hands."""
+    cards = 0
+    for s in range(rules[R_PLAYERS]):
+        cards += popcount(pos[HAND + s])
+    return cards
+
+
+@kernel
+def dealt_out(pos, rules, max_cards):
+    """Whether the deck is out and at most `max_cards` are in hands."""
+    if pos[DECK] < N_CARDS:
+        return False
+    return hand_cards(pos, rules) <= max_cards

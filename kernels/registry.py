@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .layout import N_PARAMS
+from .layout import MAX_PLAYERS, N_PARAMS
 
 
 class Param(NamedTuple):
@@ -41,8 +41,24 @@ class Builtin(NamedTuple):
     help: str
 
 
+class Lineup(NamedTuple):
+    """Who plays each seat, as the kernels take it: a named tuple of arrays
+    (Numba types it field by field). The seat's strategy id (or PYTHON: the
+    seat's strategy decides in Python, see `play.play_out`) and its
+    parameter row."""
+    strategies: np.ndarray     # int64[MAX_PLAYERS]
+    params: np.ndarray         # float64[MAX_PLAYERS, N_PARAMS]
+
+
+def lineup(strategies=None, params=None):
+    """A Lineup of these arrays (fresh zeros where not given)."""
+    return Lineup(np.zeros(MAX_PLAYERS, np.int64) if strategies is None else strategies,
+                  np.zeros((MAX_PLAYERS, N_PARAMS), np.float64) if params is None else params)
+
+
 RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC = range(9)
 USER, MAX_USERS = 64, 6
+PYTHON = -2                 # a lineup's id for a seat whose strategy decides in Python
 KINDS = ("simple", "fast", "search")
 
 WORTH = (Param("card", 100.0), Param("coin", 100.0), Param("settebello", 400.0),

@@ -3,36 +3,35 @@ per seat.
 
 The strategy code comes in as a jitted function, `choose` (see
 `strategies`): the kernels here are compiled once per such function, so a
-run of fast strategies never compiles the search strategies.
+run of fast strategies never compiles the search strategies. The round is
+played by the one play-out loop, `play.play_out`.
 
 The scratch arrays are owned by the caller (a batch) and reused for every
 round, in a `batch.Scratch` record: `scratch.deck` (the round's deck order),
 `pos` (the position, see `position`), `work` (the capture search's scratch),
 `cards`/`takes` (the move list), `log` (int64[40, 3]: seat, card and capture
-mask of every play of the last round), `search` (a tuple of the search
-strategies' scratch arrays, see `search.search_scratch`), `users` (the user
-strategies, the game scores and a fault record, a `users.Users`); `play_round`
-puts one round's results into the `out`/`info` it is given (`play_units`
-passes the round's rows of the batch arrays).
+mask of every play of the last round), `search` (the search strategies'
+scratch, a `search.Search`), `users` (the user strategies, the game scores
+and a fault record, a `users.Users`); `play_round` puts one round's results
+into the `out`/`info` it is given (`play_units` passes the round's rows of
+the batch arrays, and keeps each side's pile in `taken` when it has rows). Who plays each seat is a `registry.Lineup`.
 """
 import numpy as np
 
 from ._jit import kernel, spliced
-from .bits import ix
 from .layout import (
-    Q_CAPTURES, Q_DEALER, Q_GAME, Q_LAST_CAPTURER, Q_LEFTOVER, Q_ROUND, R_PLAYERS, R_SIDES,
-    R_TARGET, S_POINTS, S_SCORE)
-from .moves import legal_moves
+    MAX_PLAYERS, Q_CAPTURES, Q_DEALER, Q_GAME, Q_LAST_CAPTURER, Q_LEFTOVER, Q_ROUND, R_PLAYERS,
+    R_SIDES, R_TARGET, S_POINTS, S_SCORE)
+from .play import OVER, Kit, play_out
 from .position import (
-    CAPTURES, HAND, LAST, PILE, SCOPAS, TABLE, TURN, finish_round, is_over, play_move,
-    start_round)
+    CAPTURES, LAST, PILE, PLAYS, SCOPAS, TURN, Board, finish_round, start_round)
 from .rng import deal_stream, decide_stream, shuffle
 from .scoring import score_round, strict_leader
-from .users import F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, record_fault
+from .users import F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT
 
 
 @spliced
-def play_round(choose, dealer, rules, strategies, params, scratch, out, info):
+def play_round(choose, dealer, rules, lineup, scratch, out, info):
     """Play a round dealt from `scratch.deck` by `dealer`; False if a strategy chose
     a move that does not exist (the fault is in `users`, see `users`).
 
@@ -40,27 +39,14 @@ def play_round(choose, dealer, rules, strategies, params, scratch, out, info):
     fills `info[Q_*]`: the dealer, the last capturer (seat, or -1), the cards
     left on the table at the end, the number of captures.
     """
-    deck, rng, pos, work = scratch.deck, scratch.rng, scratch.pos, scratch.work
-    cards, takes, log, search, users = (scratch.cards, scratch.takes, scratch.log,
-                                        scratch.search, scratch.users)
-    start_round(pos, deck, dealer, rules)
-    play = 0
-    fault = users.fault
-    while not is_over(pos):
-        seat = np.int64(pos[TURN])
-        m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, cards, takes, work)
-        strategy = strategies[ix(seat)]
-        i = choose(strategy, params[ix(seat)], seat, pos, deck, rules, m,
-                   cards, takes, rng, work, search, users)
-        if i < 0 or i >= m or fault[F_STRATEGY] >= 0:
-            record_fault(users, strategy, i, m, seat, play)
-            fault[F_SEAT], fault[F_PLAY] = seat, play       # the decision that failed
-            return False
-        card, take = cards[ix(i)], takes[ix(i)]
-        at = ix(play)
-        log[at, 0], log[at, 1], log[at, 2] = seat, card, np.int64(take)
-        play += 1
-        play_move(pos, deck, rules, card, take)
+    pos = scratch.pos
+    start_round(pos, scratch.deck, dealer, rules)
+    board = Board(pos, scratch.deck, scratch.cards, scratch.takes, scratch.log)
+    kit = Kit(rules, scratch.rng, scratch.work, scratch.search, scratch.users)
+    if play_out(choose, lineup, board, kit, None) != OVER:
+        fault = scratch.users.fault                 # the decision that failed
+        fault[F_SEAT], fault[F_PLAY] = np.int64(pos[TURN]), np.int64(pos[PLAYS])
+        return False
     end_round(pos, rules, dealer, out, info)
     return True
 
@@ -71,10 +57,21 @@ def end_round(pos, rules, dealer, out, info):
     results into `out` (zeroed first) and the round's fields into `info`."""
     info[Q_LEFTOVER] = finish_round(pos, rules)
     out[:, :] = 0
-    score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, out)
+    score_round(pos[PILE:PILE + MAX_PLAYERS], pos[SCOPAS:SCOPAS + MAX_PLAYERS], rules,
+                out)
     info[Q_DEALER] = dealer
     info[Q_LAST_CAPTURER] = np.int64(pos[LAST]) - 1
     info[Q_CAPTURES] = np.int64(pos[CAPTURES])
+
+
+@kernel
+def keep_piles(taken, row, pos, n_sides):
+    """Each side's pile at the end of a round (the table's leftover given to
+    the last capturer's side, `end_round`) into `taken[row]`, when `taken`
+    has room for the row (a run that keeps its captured cards)."""
+    if row < taken.shape[0]:
+        for t in range(n_sides):
+            taken[row, t] = pos[PILE + t]
 
 
 @kernel
@@ -123,8 +120,7 @@ def deal_round(seed, unit, number, deck, rng):
 
 
 @spliced
-def play_units(choose, games, seed, first, count, rules, strategies, params, sides,
-               rounds, scratch):
+def play_units(choose, games, seed, first, count, rules, lineup, sides, rounds, scratch):
     """Units first..first+count-1 of run `seed`: rounds, or with `games`
     whole games, one row of sides/rounds per round played.
 
@@ -156,10 +152,10 @@ def play_units(choose, games, seed, first, count, rules, strategies, params, sid
                 return -1
             deal_round(seed, u, number, deck, rng)
             result, fields = sides[row], rounds[row]     # the round's row, written in place
-            if not play_round(choose, dealer, rules, strategies, params, scratch, result,
-                              fields):
+            if not play_round(choose, dealer, rules, lineup, scratch, result, fields):
                 fault[F_UNIT], fault[F_ROUND] = u, number
                 return -2
+            keep_piles(scratch.taken, row, scratch.pos, n_sides)
             if games:
                 add_round(scores, result, n_sides)
                 fields[Q_ROUND] = number

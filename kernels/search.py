@@ -5,34 +5,47 @@ They see what their seat sees (`position.unseen`): a determinization deals
 the unseen cards at random to the other hands (their sizes are public) and to
 the undealt deck, less often giving a seat a card it has trailed beside
 (`determinize_inferred`, weight `infer`); a rollout plays the round out
-with a fast strategy (or a user's, see `users`). When no card is hidden
-any more (the deck is out and only one other seat holds cards), `endgame`
-solves the rest of the round exactly by minimax on the round point margin.
-All scratch space is in `search_scratch()`:
+(`play.play_out`) with a fast strategy (or a user's, see `users`) at every
+seat. When no card is hidden any more (the deck is out and only one other
+seat holds cards), `endgame` solves the rest of the round exactly by minimax
+on the round point margin.
 
-    spos, rpos   determinized / rollout positions (uint64[POS_SIZE])
-    sdeck, rdeck their deck orders (int64[40])
-    rcards, rtakes  move lists of rollouts and the endgame's plies
-    totals       per root move sums (float64[MAX_MOVES])
-    sout         one rollout's scores (int16[6, N_SIDE])
-    tree         ISMCTS nodes: int64[TREE, 6] (card, take, parent, child,
-                 sibling, side) and float64[TREE, 3] (visits, availability,
-                 reward)
-    stack        endgame positions by depth (uint64[MAX_DEPTH, POS_SIZE])
+A search strategy is `f(p, seat, n, board, kit)`: its parameter row, the
+seat to play, the number of root moves in board.cards/takes, the position
+(`position.Board`) and the kit (`play.Kit`); all its scratch space is the
+kit's `Search` record (`search_scratch()`), minimax's in its `Solver`
+record; their tables are laid out by declared fields::
+
+    nodes[node, T_*]   ISMCTS nodes, NODE_FIELDS: card, take, parent, child,
+                       sibling, side (int64)
+    stats[node, T_*]   their STAT_FIELDS: visits, availability, reward (float64)
+    solver.plies[d, PLY_*]   minimax's ply d, PLY_FIELDS: where its moves start
+                       in the rollout board's cards/takes, how many, the
+                       next to try, whether it maximises
+    solver.bounds[d, B_*]    its BOUND_FIELDS: alpha, beta, value (float64)
+
+The outlined pieces (`minimax`, `solve`, `solve_sampled`, `rollout`) take
+the few records they use, not the whole kit: every array of a record passed
+to a compiled function of its own is a handful of machine arguments, which
+cost compile time at every call.
 """
+from typing import NamedTuple
+
 import numpy as np
 
 from ._jit import kernel, outlined, spliced
 from .bits import ONE, ZERO, lowest, popcount
-from .heuristics import pick_fast
+from .heuristics import choose_fast, pick_fast
 from .registry import (
     DEFAULTS, P_DEAL_CARDS, P_DEALS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS,
-    P_INFER, P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER)
-from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM, S_POINTS
+    P_INFER, P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER, Lineup, lineup)
+from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, \
+    R_TEAM, S_POINTS
 from .moves import legal_moves
+from .play import Kit, play_out
 from .position import (
-    DECK, HAND, PILE, PLAYS, POS_SIZE, SCOPAS, TABLE, TURN, VOID, finish_round, is_over,
-    play_move, unseen)
+    DECK, HAND, PILE, PLAYS, POS_SIZE, SCOPAS, TABLE, TURN, VOID, Board, board, dealt_out,
+    finish_round, hand_cards, is_over, play_move, unseen)
 from .rng import below
 from .scoring import score_round
 from .users import checked, is_user, play_user
@@ -41,23 +54,60 @@ TREE = 1 << 15                      # ISMCTS nodes: iterations are capped below 
 MAX_DEPTH = 48
 MOST_CAPTURES = 1698                # the most sum captures one card can have
 SOLVE_CARDS = 10                    # pimc and ismcts solve exactly from this many cards
-T_CARD, T_TAKE, T_PARENT, T_CHILD, T_SIBLING, T_SIDE = range(6)
-T_VISITS, T_AVAIL, T_REWARD = range(3)
-F_BASE, F_COUNT, F_NEXT, F_MAX = range(4)        # endgame plies (in the idle tree arrays)
-B_ALPHA, B_BETA, B_VALUE = range(3)
+NODE_FIELDS = ("card", "take", "parent", "child", "sibling", "side")
+STAT_FIELDS = ("visits", "avail", "reward")
+PLY_FIELDS = ("base", "count", "next", "max")
+BOUND_FIELDS = ("alpha", "beta", "value")
+T_CARD, T_TAKE, T_PARENT, T_CHILD, T_SIBLING, T_SIDE = (
+    NODE_FIELDS.index(f) for f in ("card", "take", "parent", "child", "sibling", "side"))
+T_VISITS, T_AVAIL, T_REWARD = (STAT_FIELDS.index(f) for f in ("visits", "avail", "reward"))
+PLY_BASE, PLY_COUNT, PLY_NEXT, PLY_MAX = (
+    PLY_FIELDS.index(f) for f in ("base", "count", "next", "max"))
+B_ALPHA, B_BETA, B_VALUE = (BOUND_FIELDS.index(f) for f in ("alpha", "beta", "value"))
 TRIES = 32                          # determinize_inferred's deals at most
 NO_ROOM = -1e9                      # what minimax returns when it runs out of scratch
 REWARD_SCALE = 0.1                  # a point of margin, as an ISMCTS reward
 
 
+class Deal(NamedTuple):
+    """A sampled deal of the hidden cards: a position and its deck order."""
+    pos: np.ndarray            # uint64[POS_SIZE]
+    deck: np.ndarray           # int64[N_CARDS]
+
+
+class Solver(NamedTuple):
+    """minimax's scratch (a named tuple of arrays); its moves go in a
+    board's move list (`moves`, the search's rollout board)."""
+    stack: np.ndarray          # uint64[MAX_DEPTH, POS_SIZE]: the positions by depth
+    plies: np.ndarray          # int64[MAX_DEPTH, len(PLY_FIELDS)]: the plies
+    bounds: np.ndarray         # float64[MAX_DEPTH, len(BOUND_FIELDS)]: their windows
+    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: a leaf's, or a rollout's, scores
+
+
+class Search(NamedTuple):
+    """The search strategies' scratch (see the module docstring). Few
+    arrays: every batch kernel takes it, and each array costs code."""
+    sample: Deal               # a determinized deal
+    roll: Board                # a rollout; its move list is minimax's too
+    lineup: Lineup             # the rollouts' strategy at every seat (`roll_with`)
+    totals: np.ndarray         # float64[MAX_MOVES]: per root move sums
+    nodes: np.ndarray          # int64[TREE, len(NODE_FIELDS)]: ISMCTS nodes
+    stats: np.ndarray          # float64[TREE, len(STAT_FIELDS)]: their statistics
+    solver: Solver             # minimax's scratch; solver.out a rollout's scores
+    alive: np.ndarray          # int64[MAX_MOVES]: spimc's surviving root moves, best first
+
+
 def search_scratch():
-    """Fresh scratch arrays for the search strategies (see above)."""
-    return (np.zeros(POS_SIZE, np.uint64), np.zeros(POS_SIZE, np.uint64),
-            np.zeros(N_CARDS, np.int64), np.zeros(N_CARDS, np.int64),
-            np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64),
-            np.zeros(MAX_MOVES, np.float64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
-            np.zeros((TREE, 6), np.int64), np.zeros((TREE, 3), np.float64),
-            np.zeros((MAX_DEPTH, POS_SIZE), np.uint64))
+    """Fresh scratch arrays for the search strategies (a `Search`)."""
+    solver = Solver(stack=np.zeros((MAX_DEPTH, POS_SIZE), np.uint64),
+                    plies=np.zeros((MAX_DEPTH, len(PLY_FIELDS)), np.int64),
+                    bounds=np.zeros((MAX_DEPTH, len(BOUND_FIELDS)), np.float64),
+                    out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16))
+    return Search(sample=Deal(np.zeros(POS_SIZE, np.uint64), np.zeros(N_CARDS, np.int64)),
+                  roll=board(), lineup=lineup(), totals=np.zeros(MAX_MOVES, np.float64),
+                  nodes=np.zeros((TREE, len(NODE_FIELDS)), np.int64),
+                  stats=np.zeros((TREE, len(STAT_FIELDS)), np.float64),
+                  solver=solver, alive=np.zeros(MAX_MOVES, np.int64))
 
 
 # ---- shared pieces ------------------------------------------------------
@@ -131,29 +181,48 @@ def score_into(pos, rules, out):
     """Finish a played-out position and score it into `out`."""
     finish_round(pos, rules)
     out[:, :] = 0
-    score_round(pos[PILE:PILE + 6], pos[SCOPAS:SCOPAS + 6], rules, out)
+    score_round(pos[PILE:PILE + MAX_PLAYERS], pos[SCOPAS:SCOPAS + MAX_PLAYERS], rules, out)
 
 
 @kernel
-def policy(strategy, seat, pos, rules, n, cards, takes, rng, users):
-    """The move a rollout or fallback strategy (fast or user, at its default
-    parameters) plays; a bad choice is recorded in `users` and move 0 played."""
+def fill_seats(line, strategy, p):
+    """Every seat of lineup `line` plays `strategy` with parameters `p`."""
+    for s in range(MAX_PLAYERS):
+        line.strategies[s] = strategy
+        for j in range(N_PARAMS):
+            line.params[s, j] = p[j]
+
+
+@kernel
+def roll_with(strategy, line, users):
+    """Every seat of lineup `line` (the search's rollout lineup) plays
+    `strategy`: a fast one at its defaults, a user one with its rollout row
+    (`users.params`)."""
     if is_user(strategy):
-        return play_user(strategy, users.params[strategy - USER], seat, pos, rules, n, cards,
-                         takes, rng, users)
-    i = pick_fast(strategy, DEFAULTS[strategy], seat, pos, rules, n, cards, takes, rng)
-    return checked(users, strategy, i, seat, pos[PLAYS], n)
+        fill_seats(line, strategy, users.params[strategy - USER])
+    else:
+        fill_seats(line, strategy, DEFAULTS[strategy])
+
+
+@spliced
+def policy(strategy, seat, n, board, kit):
+    """The move a fallback strategy (fast or user, at its parameters in
+    `roll_with`) plays; a bad choice is recorded in `users` and move 0 played."""
+    users = kit.users
+    if is_user(strategy):
+        return play_user(strategy, users.params[strategy - USER], seat, board.pos, kit.rules, n,
+                         board.cards, board.takes, kit.rng, users)
+    i = pick_fast(strategy, DEFAULTS[strategy], seat, board.pos, kit.rules, n, board.cards,
+                  board.takes, kit.rng)
+    return checked(users, strategy, i, seat, board.pos[PLAYS], n)
 
 
 @outlined
-def rollout(strategy, pos, deck, rules, rng, cards, takes, work, out, users):
-    """Play the position out with `policy`; score it."""
-    while not is_over(pos):
-        seat = np.int64(pos[TURN])
-        m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
-        i = policy(strategy, seat, pos, rules, m, cards, takes, rng, users)
-        play_move(pos, deck, rules, cards[i], takes[i])
-    score_into(pos, rules, out)
+def rollout(board, rules, rng, work, line, out, users):
+    """Play the board's position out with lineup `line` (the rollout lineup,
+    `roll_with`: fast or user strategies); score it into `out`."""
+    play_out(choose_fast, line, board, Kit(rules, rng, work, None, users), None)
+    score_into(board.pos, rules, out)
 
 
 # ---- exact endgame ------------------------------------------------------
@@ -165,15 +234,6 @@ def best_total(totals, n):
         if totals[i] > totals[best_i]:
             best_i = i
     return best_i
-
-
-@kernel
-def hand_cards(pos, rules):
-    """The cards in all hands."""
-    cards = 0
-    for s in range(rules[R_PLAYERS]):
-        cards += popcount(pos[HAND + s])
-    return cards
 
 
 @kernel
@@ -192,18 +252,21 @@ def hidden_holder(pos, seat, rules):
 
 
 @outlined
-def minimax(stack, top, deck, rules, side, alpha, beta, cards, takes, work, out,
-            frames, bounds):
-    """Exact value (side's round point margin) of stack[top] with best play by
-    everyone (sides other than `side` minimise it), alpha-beta pruned.
+def minimax(top, deck, side, alpha, beta, rules, work, solver, moves):
+    """Exact value (side's round point margin) of solver.stack[top] with
+    best play by everyone (sides other than `side` minimise it), alpha-beta
+    pruned.
 
     Depth-first with an explicit stack (Numba cannot cache recursion): ply d
-    works on the position stack[d], its moves at cards/takes[frames[d, BASE]:],
-    the next to try frames[d, NEXT] of frames[d, COUNT], and its value and
-    window in bounds[d]. Returns NO_ROOM when it runs out of scratch room.
+    works on the position stack[d], its moves at moves.cards/takes[plies[d,
+    PLY_BASE]:], the next to try plies[d, PLY_NEXT] of plies[d, PLY_COUNT],
+    and its value and window in bounds[d] (all of `solver`). Returns NO_ROOM
+    when it runs out of scratch room.
     """
+    stack, frames, bounds, out = solver.stack, solver.plies, solver.bounds, solver.out
+    cards, takes = moves.cards, moves.takes
     d = top
-    frames[d, F_BASE] = 0
+    frames[d, PLY_BASE] = 0
     bounds[d, B_ALPHA] = alpha
     bounds[d, B_BETA] = beta
     entering = True
@@ -215,26 +278,26 @@ def minimax(stack, top, deck, rules, side, alpha, beta, cards, takes, work, out,
                 v = float(margin(out, side, rules[R_SIDES]))
             else:
                 seat = np.int64(pos[TURN])
-                base = frames[d, F_BASE]
+                base = frames[d, PLY_BASE]
                 room = popcount(pos[HAND + seat]) * (
                     min(1 << min(popcount(pos[TABLE]), 20), MOST_CAPTURES) + 1)
                 if d + 1 >= MAX_DEPTH or base + room > MAX_MOVES:
                     return NO_ROOM
                 m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards[base:],
                                 takes[base:], work)
-                frames[d, F_COUNT] = m
-                frames[d, F_NEXT] = 0
-                frames[d, F_MAX] = rules[R_TEAM + seat] == side
-                bounds[d, B_VALUE] = -np.inf if frames[d, F_MAX] else np.inf
+                frames[d, PLY_COUNT] = m
+                frames[d, PLY_NEXT] = 0
+                frames[d, PLY_MAX] = rules[R_TEAM + seat] == side
+                bounds[d, B_VALUE] = -np.inf if frames[d, PLY_MAX] else np.inf
                 entering = False
                 continue
         else:                                          # the ply's next move, if any
-            i = frames[d, F_NEXT]
-            if i < frames[d, F_COUNT] and bounds[d, B_ALPHA] < bounds[d, B_BETA]:
-                base = frames[d, F_BASE]
+            i = frames[d, PLY_NEXT]
+            if i < frames[d, PLY_COUNT] and bounds[d, B_ALPHA] < bounds[d, B_BETA]:
+                base = frames[d, PLY_BASE]
                 copy_into(stack[d + 1], stack[d])
                 play_move(stack[d + 1], deck, rules, cards[base + i], takes[base + i])
-                frames[d + 1, F_BASE] = base + frames[d, F_COUNT]
+                frames[d + 1, PLY_BASE] = base + frames[d, PLY_COUNT]
                 bounds[d + 1, B_ALPHA] = bounds[d, B_ALPHA]
                 bounds[d + 1, B_BETA] = bounds[d, B_BETA]
                 d += 1
@@ -244,32 +307,30 @@ def minimax(stack, top, deck, rules, side, alpha, beta, cards, takes, work, out,
         if d == top:                                   # hand v to the ply above
             return v
         d -= 1
-        if frames[d, F_MAX]:
+        if frames[d, PLY_MAX]:
             bounds[d, B_VALUE] = max(bounds[d, B_VALUE], v)
             bounds[d, B_ALPHA] = max(bounds[d, B_ALPHA], v)
         else:
             bounds[d, B_VALUE] = min(bounds[d, B_VALUE], v)
             bounds[d, B_BETA] = min(bounds[d, B_BETA], v)
-        frames[d, F_NEXT] += 1
+        frames[d, PLY_NEXT] += 1
         entering = False
 
 
-@kernel
-def value_after(stack, pos, deck, rules, side, card, take, alpha, cards, takes, work, out,
-                frames, bounds):
+@spliced
+def value_after(pos, deck, side, card, take, alpha, rules, work, solver, moves):
     """The exact value (`minimax`, window alpha..inf) of `pos` after `card`
-    takes `take`, played on stack[1]."""
+    takes `take`, played on solver.stack[1]."""
+    stack = solver.stack
     copy_into(stack[1], pos)
     play_move(stack[1], deck, rules, card, take)
-    return minimax(stack, 1, deck, rules, side, alpha, np.inf, cards, takes, work, out,
-                   frames, bounds)
+    return minimax(1, deck, side, alpha, np.inf, rules, work, solver, moves)
 
 
 @outlined
-def solve(seat, pos, deck, rules, n, cards, takes, work, search):
+def solve(seat, n, board, rules, work, solver, moves):
     """The best root move by exact search, or -1 if it cannot be solved here."""
-    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
-    frames, bounds = tree_i[:MAX_DEPTH], tree_f[:MAX_DEPTH]     # the tree is idle here
+    pos, deck, stack = board.pos, board.deck, solver.stack
     holder = hidden_holder(pos, seat, rules)
     copy_into(stack[0], pos)
     if holder >= 0:
@@ -278,8 +339,8 @@ def solve(seat, pos, deck, rules, n, cards, takes, work, search):
     best_i = -1
     best_v = -np.inf
     for i in range(n):
-        v = value_after(stack, stack[0], deck, rules, side, cards[i], takes[i], best_v, rcards,
-                        rtakes, work, sout, frames, bounds)
+        v = value_after(stack[0], deck, side, board.cards[i], board.takes[i], best_v, rules,
+                        work, solver, moves)
         if v == NO_ROOM:
             return -1
         if v > best_v:
@@ -296,86 +357,80 @@ def solvable(pos, seat, rules, max_cards):
     return hand_cards(pos, rules) <= max_cards
 
 
-@kernel
-def solve_if_open(use, seat, pos, deck, rules, n, cards, takes, work, search):
+@spliced
+def solve_if_open(use, seat, n, board, kit):
     """The move a search need not sample for: the only one, or the exact one
     if `use` and nothing is hidden (at most SOLVE_CARDS in hands); else -1.
     How pimc, ismcts and spimc start (and hand over to the endgame)."""
     if n == 1:
         return 0
-    if use and solvable(pos, seat, rules, SOLVE_CARDS):
-        return solve(seat, pos, deck, rules, n, cards, takes, work, search)
+    if use and solvable(board.pos, seat, kit.rules, SOLVE_CARDS):
+        return solve(seat, n, board, kit.rules, kit.work, kit.search.solver, kit.search.roll)
     return -1
 
 
 @outlined
-def solve_sampled(seat, pos, deck, rules, n, cards, takes, rng, work, search, deals):
+def solve_sampled(seat, n, board, deals, rules, rng, work, search):
     """The move of best mean exact margin over `deals` deals of the unseen
     cards among the seats that hold them (the deck is out): each deal solved
     by minimax, every move on the same deals. -1 if it cannot be solved here."""
-    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
-    frames, bounds = tree_i[:MAX_DEPTH], tree_f[:MAX_DEPTH]     # the tree is idle here
+    sample, totals = search.sample, search.totals
     side = rules[R_TEAM + seat]
     for i in range(n):
         totals[i] = 0.0
     for _ in range(deals):
-        determinize(pos, deck, seat, rng, spos, sdeck, work)
+        determinize(board.pos, board.deck, seat, rng, sample.pos, sample.deck, work)
         for i in range(n):
-            v = value_after(stack, spos, sdeck, rules, side, cards[i], takes[i], -np.inf,
-                            rcards, rtakes, work, sout, frames, bounds)
+            v = value_after(sample.pos, sample.deck, side, board.cards[i], board.takes[i],
+                            -np.inf, rules, work, search.solver, search.roll)
             if v == NO_ROOM:
                 return -1
             totals[i] += v
     return best_total(totals, n)
 
 
-@kernel
-def dealt_out(pos, rules, max_cards):
-    """Whether the deck is out and at most `max_cards` are in hands."""
-    if pos[DECK] < N_CARDS:
-        return False
-    return hand_cards(pos, rules) <= max_cards
-
-
 @spliced
-def endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
+def endgame(p, seat, n, board, kit):
     """Exact minimax once nothing is hidden; before that, once the deck is
     out and few cards are left (several seats hiding them), the best mean
     exact margin over sampled deals of them; the fallback strategy before."""
+    pos, rules = board.pos, kit.rules
+    search = kit.search
     if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
-        i = solve(seat, pos, deck, rules, n, cards, takes, work, search)
+        i = solve(seat, n, board, rules, kit.work, search.solver, search.roll)
         if i >= 0:
             return i
     elif n > 1 and p[P_DEALS] > 0 and dealt_out(pos, rules, p[P_DEAL_CARDS]):
-        i = solve_sampled(seat, pos, deck, rules, n, cards, takes, rng, work, search,
-                          np.int64(p[P_DEALS]))
+        i = solve_sampled(seat, n, board, np.int64(p[P_DEALS]), rules, kit.rng, kit.work,
+                          search)
         if i >= 0:
             return i
-    return policy(np.int64(p[P_FALLBACK]), seat, pos, rules, n, cards, takes, rng, users)
+    return policy(np.int64(p[P_FALLBACK]), seat, n, board, kit)
 
 
 # ---- determinized Monte Carlo -----------------------------------------
 @spliced
-def pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
+def pimc(p, seat, n, board, kit):
     """Average each move's round margin over sampled deals of the unseen cards,
     each move played out by the rollout strategy on the same samples."""
-    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, n, cards, takes,
-                          work, search)
+    exact = solve_if_open(p[P_USE_ENDGAME], seat, n, board, kit)
     if exact >= 0:
         return exact
-    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
-    strategy = np.int64(p[P_ROLLOUT])
+    search, rules = kit.search, kit.rules
+    sample, roll, totals = search.sample, search.roll, search.totals
+    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
     side = rules[R_TEAM + seat]
     for i in range(n):
         totals[i] = 0.0
     for _ in range(np.int64(p[P_SAMPLES])):
-        determinize_inferred(pos, deck, seat, rng, spos, sdeck, work, p[P_INFER])
+        determinize_inferred(board.pos, board.deck, seat, kit.rng, sample.pos, sample.deck,
+                             kit.work, p[P_INFER])
         for i in range(n):
-            copy_into(rpos, spos)
-            copy_into(rdeck, sdeck)
-            play_move(rpos, rdeck, rules, cards[i], takes[i])
-            rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout, users)
-            totals[i] += margin(sout, side, rules[R_SIDES])
+            copy_into(roll.pos, sample.pos)
+            copy_into(roll.deck, sample.deck)
+            play_move(roll.pos, roll.deck, rules, board.cards[i], board.takes[i])
+            rollout(roll, rules, kit.rng, kit.work, search.lineup, search.solver.out, kit.users)
+            totals[i] += margin(search.solver.out, side, rules[R_SIDES])
     return best_total(totals, n)
 
 
@@ -407,17 +462,19 @@ def add_child(tree_i, tree_f, size, node, card, take, side):
 
 
 @spliced
-def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
+def ismcts(p, seat, n, board, kit):
     """Single-observer ISMCTS: each iteration samples a deal of the unseen
     cards, descends the tree through moves legal in that deal (UCB with
-    availability counts), adds one node, rolls out, and backs up each side's
-    margin to the nodes of that side's moves. Plays the most visited move."""
-    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, n, cards, takes,
-                          work, search)
+    availability counts) until it adds one node, rolls out, and backs up
+    each side's margin to the nodes of that side's moves. Plays the most
+    visited move."""
+    exact = solve_if_open(p[P_USE_ENDGAME], seat, n, board, kit)
     if exact >= 0:
         return exact
-    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
-    strategy = np.int64(p[P_ROLLOUT])
+    search, rules, rng = kit.search, kit.rules, kit.rng
+    roll, tree_i, tree_f = search.roll, search.nodes, search.stats
+    rpos, rdeck, rcards, rtakes = roll.pos, roll.deck, roll.cards, roll.takes
+    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
     explore = p[P_EXPLORATION]
     n_sides = rules[R_SIDES]
     tree_i[0, T_CHILD] = -1
@@ -425,12 +482,13 @@ def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
     size = 1
     iterations = min(np.int64(p[P_ITERATIONS]), TREE - 1)
     for _ in range(iterations):
-        determinize_inferred(pos, deck, seat, rng, rpos, rdeck, work, p[P_INFER])
+        determinize_inferred(board.pos, board.deck, seat, rng, rpos, rdeck, kit.work,
+                             p[P_INFER])
         node = 0
         expanded = False
-        while not is_over(rpos) and not expanded:
+        while not is_over(rpos) and not expanded:        # the tree's part: select, expand
             mover = np.int64(rpos[TURN])
-            m = legal_moves(rpos[HAND + mover], rpos[TABLE], rules, rcards, rtakes, work)
+            m = legal_moves(rpos[HAND + mover], rpos[TABLE], rules, rcards, rtakes, kit.work)
             untried = 0
             pick = -1
             pick_ucb = -np.inf
@@ -461,15 +519,16 @@ def ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
             else:
                 node = child_for(tree_i, node, rcards[pick], rtakes[pick])
             play_move(rpos, rdeck, rules, rcards[pick], rtakes[pick])
-        rollout(strategy, rpos, rdeck, rules, rng, rcards, rtakes, work, sout, users)
+        rollout(roll, rules, rng, kit.work, search.lineup, search.solver.out, kit.users)
+        out = search.solver.out
         while node > 0:
             tree_f[node, T_VISITS] += 1.0
-            tree_f[node, T_REWARD] += REWARD_SCALE * margin(sout, tree_i[node, T_SIDE], n_sides)
+            tree_f[node, T_REWARD] += REWARD_SCALE * margin(out, tree_i[node, T_SIDE], n_sides)
             node = tree_i[node, T_PARENT]
     best_i = 0
     best_visits = -1.0
     for i in range(n):
-        c = child_for(tree_i, 0, cards[i], takes[i])
+        c = child_for(tree_i, 0, board.cards[i], board.takes[i])
         if c >= 0 and tree_f[c, T_VISITS] > best_visits:
             best_visits = tree_f[c, T_VISITS]
             best_i = i

@@ -19,66 +19,51 @@ so it is used only in searches from at most `reach` cards (hands and
 undealt deck) from the end of the round. With `endgame`, the root is solved exactly
 once nothing is hidden (as pimc); deals are weighed by `infer` (as pimc).
 
-Scratch: pimc's (`search.search_scratch`); the surviving move indices live in
-the ISMCTS tree rows past the endgame's frames (idle here).
+Scratch: pimc's (the kit's `search.Search`), and its `alive` list of the
+surviving root moves.
 """
 import numpy as np
 
 from ._jit import kernel, spliced
+from .heuristics import choose_fast
 from .registry import P_INFER, P_REACH, P_ROLLOUT, P_SAMPLES, P_TAIL, P_USE_ENDGAME
 from .layout import N_CARDS, R_SIDES, R_TEAM
-from .moves import legal_moves
-from .position import DECK, HAND, TABLE, TURN, is_over, play_move
+from .play import NEVER, STOPPED, Kit, play_out
+from .position import DECK, hand_cards, play_move
 from .search import (
-    MAX_DEPTH,
-    NO_ROOM,
-    copy_into,
-    dealt_out,
-    determinize_inferred,
-    hand_cards,
-    margin,
-    minimax,
-    policy,
-    score_into,
-    solve_if_open,
-)
-
-ALIVE = MAX_DEPTH                 # tree_i[ALIVE + k, 0]: the k-th surviving root move
+    NO_ROOM, copy_into, determinize_inferred, margin, minimax, roll_with, score_into,
+    solve_if_open)
 
 
 @kernel
-def playout(strategy, tail, side, pos, deck, rules, rng, cards, takes, work, out, users,
-            stack, frames, bounds):
-    """Play the position out with `policy`, solving it exactly once the deck
-    is out and at most `tail` cards are in hands; `side`'s round margin."""
-    solving = tail > 0
-    while not is_over(pos):
-        if solving and dealt_out(pos, rules, tail):
-            copy_into(stack[0], pos)
-            v = minimax(stack, 0, deck, rules, side, -np.inf, np.inf, cards, takes, work,
-                        out, frames, bounds)
-            if v != NO_ROOM:
-                return v
-            solving = False                         # no room: play it out instead
-        seat = np.int64(pos[TURN])
-        m = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
-        i = policy(strategy, seat, pos, rules, m, cards, takes, rng, users)
-        play_move(pos, deck, rules, cards[i], takes[i])
+def playout(tail, side, board, rules, rng, work, line, users, solver):
+    """Play the position out with lineup `line` (the rollout lineup), solving
+    it exactly once the deck is out and at most `tail` cards are in hands (0:
+    never); `side`'s round margin."""
+    pos, out = board.pos, solver.out
+    stop = tail if tail > 0 else NEVER
+    while play_out(choose_fast, line, board, Kit(rules, rng, work, None, users),
+                   stop) == STOPPED:
+        copy_into(solver.stack[0], pos)
+        v = minimax(0, board.deck, side, -np.inf, np.inf, rules, work, solver, board)
+        if v != NO_ROOM:
+            return v
+        stop = NEVER                                # no room: play it out instead
     score_into(pos, rules, out)
     return float(margin(out, side, rules[R_SIDES]))
 
 
 @spliced
-def spimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
+def spimc(p, seat, n, board, kit):
     """Sequential halving over the root moves on shared sampled deals, each
     rollout finished exactly (see the module docstring)."""
-    exact = solve_if_open(p[P_USE_ENDGAME], seat, pos, deck, rules, n, cards, takes,
-                          work, search)
+    exact = solve_if_open(p[P_USE_ENDGAME], seat, n, board, kit)
     if exact >= 0:
         return exact
-    spos, rpos, sdeck, rdeck, rcards, rtakes, totals, sout, tree_i, tree_f, stack = search
-    frames, bounds = tree_i[:MAX_DEPTH], tree_f[:MAX_DEPTH]
-    strategy = np.int64(p[P_ROLLOUT])
+    search, rules = kit.search, kit.rules
+    sample, roll, totals, alive_at = search.sample, search.roll, search.totals, search.alive
+    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
+    pos = board.pos
     tail = np.int64(p[P_TAIL])
     if hand_cards(pos, rules) + N_CARDS - np.int64(pos[DECK]) > p[P_REACH]:
         tail = 0                                    # too far from the end to pay for it
@@ -90,27 +75,27 @@ def spimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
     alive = n
     for i in range(n):
         totals[i] = 0.0
-        tree_i[ALIVE + i, 0] = i
+        alive_at[i] = i
     for r in range(rounds):
         samples = max(1, budget // (rounds * alive))
         for _ in range(samples):
-            determinize_inferred(pos, deck, seat, rng, spos, sdeck, work, p[P_INFER])
+            determinize_inferred(pos, board.deck, seat, kit.rng, sample.pos, sample.deck,
+                                 kit.work, p[P_INFER])
             for k in range(alive):
-                i = tree_i[ALIVE + k, 0]
-                copy_into(rpos, spos)
-                copy_into(rdeck, sdeck)
-                play_move(rpos, rdeck, rules, cards[i], takes[i])
-                totals[i] += playout(strategy, tail, side, rpos, rdeck, rules, rng, rcards,
-                                     rtakes, work, sout, users, stack, frames, bounds)
+                i = alive_at[k]
+                copy_into(roll.pos, sample.pos)
+                copy_into(roll.deck, sample.deck)
+                play_move(roll.pos, roll.deck, rules, board.cards[i], board.takes[i])
+                totals[i] += playout(tail, side, roll, rules, kit.rng, kit.work, search.lineup,
+                                     kit.users, search.solver)
         # order the survivors by total, best first (ties: lower index first)
         for k in range(1, alive):
-            i = tree_i[ALIVE + k, 0]
+            i = alive_at[k]
             j = k
-            while j > 0 and (totals[tree_i[ALIVE + j - 1, 0]] < totals[i] or (
-                    totals[tree_i[ALIVE + j - 1, 0]] == totals[i]
-                    and tree_i[ALIVE + j - 1, 0] > i)):
-                tree_i[ALIVE + j, 0] = tree_i[ALIVE + j - 1, 0]
+            while j > 0 and (totals[alive_at[j - 1]] < totals[i] or (
+                    totals[alive_at[j - 1]] == totals[i] and alive_at[j - 1] > i)):
+                alive_at[j] = alive_at[j - 1]
                 j -= 1
-            tree_i[ALIVE + j, 0] = i
+            alive_at[j] = i
         alive = (alive + 1) // 2
-    return tree_i[ALIVE, 0]
+    return alive_at[0]

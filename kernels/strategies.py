@@ -8,57 +8,40 @@ use the fast ones (or a user's) for their rollouts; user strategies
 round's random stream, so a seed fixes every decision.
 
 Dispatch is explicit, one branch per id of `registry.BUILTINS` and one for the
-user ids; an unknown id chooses -1, which the round loop reports as an
-error. Three choosers with one signature, passed to the batch kernels as
-the strategy code (`round.play_units`), so that a run compiles only the
-strategy code it names (`registry.KINDS`): `choose_simple` (random, greedy),
-`choose_fast` (and heuristic, counter) and `choose` (every strategy); each
-also plays user strategies.
+user ids; an unknown id chooses -1, which the play-out loop reports as an
+error. Three choosers with one signature (`play`: `choose(strategy, p, seat,
+n, board, kit)`), passed to the batch kernels as the strategy code
+(`round.play_units`), so that a run compiles only the strategy code it names
+(`registry.KINDS`): `choose_simple` (random, greedy) and `choose_fast` (and
+heuristic, counter, reply), both in `heuristics`, and `choose` (every
+strategy); each also plays user strategies.
 """
 from ._jit import outlined, spliced
-from .heuristics import pick_fast, pick_simple
+from .heuristics import choose_fast, choose_simple
 from .registry import ENDGAME, ISMCTS, PIMC, SPIMC
 from .search import endgame, ismcts, pimc
 from .spimc import spimc
-from .users import is_user, play_user
+
+__all__ = ["choose", "choose_fast", "choose_simple", "decide"]
 
 
 @spliced
-def choose_simple(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
-                  users):
-    """The move of random, greedy or a user strategy; -1 for any other id."""
-    if is_user(strategy):
-        return play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users)
-    return pick_simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
-
-
-@spliced
-def choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
-                users):
-    """`choose_simple` and heuristic and counter."""
-    if is_user(strategy):
-        return play_user(strategy, p, seat, pos, rules, n, cards, takes, rng, users)
-    return pick_fast(strategy, p, seat, pos, rules, n, cards, takes, rng)
-
-
-@spliced
-def choose(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
+def choose(strategy, p, seat, n, board, kit):
     """The move of any strategy; -1 for an unknown id."""
     if strategy == PIMC:
-        return pimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
+        return pimc(p, seat, n, board, kit)
     if strategy == ISMCTS:
-        return ismcts(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
+        return ismcts(p, seat, n, board, kit)
     if strategy == ENDGAME:
-        return endgame(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
+        return endgame(p, seat, n, board, kit)
     if strategy == SPIMC:
-        return spimc(p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
-    return choose_fast(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search,
-                       users)
+        return spimc(p, seat, n, board, kit)
+    return choose_fast(strategy, p, seat, n, board, kit)
 
 
 @outlined
-def decide(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users):
+def decide(strategy, p, seat, n, board, kit):
     """`choose` compiled once as a function of its own, for the callers
     outside a batch kernel (`Round.suggest`, the deep evaluation's play-outs
     in `advise.deep_batch`): each would otherwise compile every search again."""
-    return choose(strategy, p, seat, pos, deck, rules, n, cards, takes, rng, work, search, users)
+    return choose(strategy, p, seat, n, board, kit)

@@ -22,8 +22,10 @@ which Numba types field by field)::
     moves    int64[2, MAX_MOVES]: scratch for the moves a user function gets
              (cards, capture sets), copies: it may write to them; all 0
              between calls
-    fault    int64[N_FAULT]: the first bad choice of a round (F_*), F_STRATEGY
-             -1 while there is none
+    fault    int64[N_FAULT]: the first bad choice of a round (F_*: the
+             strategy, the index it chose, the number of legal moves, the
+             seat, the play, the unit and the round), F_STRATEGY -1 while
+             there is none
     row      float64[N_PARAMS]: scratch for the parameters it gets, a copy
 
 A bad choice (an index out of range, or an unknown strategy id) never
@@ -47,8 +49,11 @@ from .position import PLAYS
 SIGNATURE = types.int64(types.int64[::1], types.int64[::1], types.int64[::1],
                         types.float64[::1])
 FUNCTION = types.FunctionType(SIGNATURE)
-F_STRATEGY, F_VALUE, F_MOVES, F_SEAT, F_PLAY, F_UNIT, F_ROUND = range(7)
-N_FAULT = 7
+# A fault record (int64[N_FAULT]): the first bad choice of a batch, F_* its fields.
+FAULT_FIELDS = ("strategy", "value", "moves", "seat", "play", "unit", "round")
+N_FAULT = len(FAULT_FIELDS)
+F_STRATEGY, F_VALUE, F_MOVES, F_SEAT, F_PLAY, F_UNIT, F_ROUND = (
+    FAULT_FIELDS.index(f) for f in ("strategy", "value", "moves", "seat", "play", "unit", "round"))
 
 
 class Users(NamedTuple):

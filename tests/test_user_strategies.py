@@ -89,10 +89,11 @@ def test_the_observation_never_holds_a_hidden_card(seed, plays, preset):
     pos, deck = r.kernel_position()
     seat = r.turn
     obs = _observed(seat, pos, rules.pack(), np.array([seed], np.uint64))
-    hand, table = int(pos[0 + seat]), int(pos[12])
+    P = kernels.position
+    hand, table = int(pos[P.HAND + seat]), int(pos[P.TABLE])
     played = 0
-    for t in range(6):
-        played |= int(pos[6 + t])
+    for t in range(L.MAX_PLAYERS):
+        played |= int(pos[P.PILE + t])
     visible = hand | table | played
     hidden = (2**40 - 1) & ~visible
     named = [obs[HAND], obs[TABLE], obs[PLAYED], *obs[PILES:PILES + 6]]
@@ -279,17 +280,18 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
     seats = Seats(rules, ("random", "random"))
     scratch = seats.scratch()
     rng, deck, pos, work = scratch.rng, scratch.deck, scratch.pos, scratch.work
-    cards, takes, search, users = scratch.cards, scratch.takes, scratch.search, scratch.users
+    cards, takes = scratch.cards, scratch.takes
+    board, kit = scratch.board(), scratch.kit(seats.packed)
     own = {
         registry.RANDOM: lambda p, s, n: kernels.rng.below(rng, n),
         registry.GREEDY: lambda p, s, n: 0 if n == 1 else H.greedy(p, pos, seats.packed, n, cards, takes),
         registry.HEURISTIC: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, False, False),
         registry.COUNTER: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, False),
         registry.REPLY: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, True),
-        registry.PIMC: lambda p, s, n: S.pimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
-        registry.ISMCTS: lambda p, s, n: S.ismcts(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
-        registry.ENDGAME: lambda p, s, n: S.endgame(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
-        registry.SPIMC: lambda p, s, n: kernels.spimc.spimc(p, s, pos, deck, seats.packed, n, cards, takes, rng, work, search, users),
+        registry.PIMC: lambda p, s, n: S.pimc(p, s, n, board, kit),
+        registry.ISMCTS: lambda p, s, n: S.ismcts(p, s, n, board, kit),
+        registry.ENDGAME: lambda p, s, n: S.endgame(p, s, n, board, kit),
+        registry.SPIMC: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
     }
     assert set(own) == {b.id for b in registry.BUILTINS}
     checked = 0
@@ -299,20 +301,19 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
         kernels.position.start_round(pos, deck, 0, seats.packed)
         for _ in range(12):
             seat = int(pos[kernels.position.TURN])
-            n = kernels.legal_moves(pos[seat], pos[12], seats.packed, cards, takes, work)
+            n = kernels.legal_moves(pos[kernels.position.HAND + seat], pos[kernels.position.TABLE],
+                                    seats.packed, cards, takes, work)
             for b in registry.BUILTINS:
                 p = registry.DEFAULTS[b.id].copy()
                 if b.kind == "search":
                     p[0] = 4 if b.id != registry.ENDGAME else p[0]
                 kernels.rng.stream(np.uint64(deal), 7, rng)
-                via_dispatch = K.choose(b.id, p, seat, pos, deck, seats.packed, n, cards, takes,
-                                        rng, work, search, users)
+                via_dispatch = K.choose(b.id, p, seat, n, board, kit)
                 kernels.rng.stream(np.uint64(deal), 7, rng)
                 assert via_dispatch == own[b.id](p, seat, n), b.name
                 checked += 1
             for unknown in (len(registry.BUILTINS), registry.USER - 1, registry.USER + registry.MAX_USERS, -1):
-                assert K.choose(unknown, p, seat, pos, deck, seats.packed, n, cards, takes, rng,
-                                work, search, users) == -1
+                assert K.choose(unknown, p, seat, n, board, kit) == -1
             kernels.position.play_move(pos, deck, seats.packed, cards[0], takes[0])
     assert checked == 3 * 12 * len(registry.BUILTINS)
 

@@ -117,14 +117,13 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     from ..kernels import needs_compile
     from ..runs.resume import store_batches
     from ..engine.strategies import pack_strategies
-    from ..runs.taken import needs_compile as taken_compile
     spec = run.spec
     bar = progress(quiet, "simulate", False, TextColumn("eta"), TimeRemainingColumn())
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         with bar:
             ids = pack_strategies(spec.strategies, spec.rules)[0]
-            compiling = needs_compile(ids) if not spec.keep_taken else taken_compile(ids)
+            compiling = needs_compile(ids)
             first = "compiling kernels, first run only" if compiling else ""
             bar_task = bar.add_task("", total=spec.units, note=first)
             local = scheduler is None or type(scheduler).__name__ == "Threads"

@@ -508,9 +508,8 @@ class Round:
             i = seats.decide(turn, pos, self._deck, n, scratch,
                              lambda: f"this position (seat {turn}, play {len(self.moves) + 1})")
         else:
-            i = kernels.batch.call(kernels.strategies.decide, s.spec.id, s.vector(), turn, pos,
-                                   self._deck, self._packed, n, cards, takes, rng,
-                                   scratch.work, scratch.search, scratch.users)
+            i = kernels.batch.call(kernels.strategies.decide, s.spec.id, s.vector(), turn, n,
+                                   scratch.board(pos, self._deck), scratch.kit(self._packed))
             if not 0 <= i < n:
                 raise RuntimeError(f"strategy {s} chose move {i} of {n}")
         return Move(int(cards[i]), _cards_of(int(takes[i])))
@@ -564,7 +563,9 @@ def _position(rules: Rules, hands, table, deck, plays: int,
     deck (lists of cards), `plays` plays into the round, with the piles,
     scopas, last capturer, turn, dealer and captures of `piles` (a position
     array; none: nobody has captured). Every card in none of them and in no
-    pile is out of the round: in pile slot OUT, when no side has it."""
+    pile is out of the round: in pile slot OUT, when no side has it. The one
+    position builder: `Round.from_position`, a round changed by hand and
+    `advise.build_position` build here."""
     pos = np.zeros(P.POS_SIZE, np.uint64) if piles is None else piles.copy()
     for seat in range(L.MAX_PLAYERS):
         pos[P.HAND + seat] = mask_of(hands[seat]) if seat < len(hands) else 0

@@ -1,17 +1,21 @@
 """The seats of a table as the kernel plays them, and the two ways a batch
 is played: in the batch kernel, or, when a seat plays a plain-Python user
-strategy, by the Python round loop, which steps the kernel's own round
-(`kernels.round.play_units`) one kernel call at a time and so gives the
-same bytes for the same strategies. The loop also finds where a jitted
-user strategy raised, which the kernel cannot say.
+strategy, by the Python round loop, which steps the kernel's own play-out
+loop (`kernels.play.play_out`, through a step kernel, `kernels.batch.step_for`):
+the kernel plays every seat it can and hands back when a Python strategy
+must decide, so the loop gives the same bytes for the same strategies. The
+loop also says where a jitted user strategy raised, which the kernel cannot.
 """
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
 from .. import kernels
 from .cards import cards_of
 from ..kernels import registry, layout as L, position as P
+from ..kernels.play import FAULT, OVER
 from ..kernels.users import F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user
 from ..observation import Observation
 from .rules import Rules, packed
@@ -33,6 +37,11 @@ class Seats:
         self.ids, self.params, self.seats, self.users = pack_strategies(strategies, rules)
         self.python = any(not u.jitted for u in self.users)
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
+        ids = self.ids.copy()          # the Python round loop's: a Python strategy's seat is PYTHON
+        for seat, s in enumerate(self.seats):
+            if isinstance(s.spec, UserSpec) and not s.spec.jitted:
+                ids[seat] = registry.PYTHON
+        self.lineup = registry.Lineup(ids, self.params)
         self._takes_params = {u: python_arity(u.function) == 3
                               for u in self.users if not u.jitted}
 
@@ -104,8 +113,10 @@ class Seats:
         `record`, each round's deck order and plays (seat, card, capture set)
         are appended to it as a pair of arrays."""
         K, rules = kernels, self.packed
-        rng, deck, pos, work = scratch.rng, scratch.deck, scratch.pos, scratch.work
-        cards, takes, log, scores = scratch.cards, scratch.takes, scratch.log, scratch.users.scores
+        rng, deck, pos, log = scratch.rng, scratch.deck, scratch.pos, scratch.log
+        scores, fault = scratch.users.scores, scratch.users.fault
+        board, kit = scratch.board(), scratch.kit(rules)
+        step = K.batch.step_for(self.ids[:self.rules.players])
         n, n_sides = self.rules.players, self.rules.n_sides
         row = 0
         seed = np.uint64(int(seed) % 2**64)
@@ -118,18 +129,29 @@ class Seats:
                 K.round.deal_round(seed, u, number, deck, rng)
                 result, fields = sides[row], rounds[row]
                 P.start_round(pos, deck, dealer, rules)
-                play = 0
-                while not P.is_over(pos):
-                    seat = int(pos[P.TURN])
-                    m = K.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules, cards, takes, work)
-                    i = self.decide(seat, pos, deck, m, scratch,
-                                    lambda: _where(games, u, number, seat, play))
-                    log[play] = seat, cards[i], np.int64(takes[i])
-                    play += 1
-                    P.play_move(pos, deck, rules, cards[i], takes[i])
+                while True:
+                    fault[F_STRATEGY] = -1
+                    try:                      # the kernel's seats, up to a Python one
+                        status = K.batch.call(step, self.lineup, board, kit)
+                    except (Exception, SystemExit) as e:    # a strategy may not end the program
+                        seat = int(pos[P.TURN])
+                        raise StrategyError(
+                            f"strategy {self.seats[seat]} raised {type(e).__name__}: {e} at "
+                            f"{_where(games, u, number, seat, int(pos[P.PLAYS]))}") from None
+                    if status == OVER:
+                        break
+                    seat, play = int(pos[P.TURN]), int(pos[P.PLAYS])
+                    where = functools.partial(_where, games, u, number, seat, play)
+                    if status == FAULT:
+                        raise self.bad_choice(fault, seat, where())
+                    m = K.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules, scratch.cards,
+                                      scratch.takes, scratch.work)
+                    i = self.decide(seat, pos, deck, m, scratch, where)
+                    K.play.play_at(board, rules, np.int64(i))
                 K.round.end_round(pos, rules, dealer, result, fields)
+                K.round.keep_piles(scratch.taken, row, pos, n_sides)
                 if record is not None:
-                    record.append((deck.copy(), log[:play].copy()))
+                    record.append((deck.copy(), log[:int(pos[P.PLAYS])].copy()))
                 if games:
                     K.round.add_round(scores, result, n_sides)
                 fields[L.Q_ROUND], fields[L.Q_GAME] = (number, u) if games else (u, -1)
@@ -145,17 +167,15 @@ class Seats:
         """The index of the move seat's strategy plays among the n legal
         moves in scratch's cards/takes; StrategyError naming it and `where()`
         if it fails."""
-        rng, work, cards, takes = scratch.rng, scratch.work, scratch.cards, scratch.takes
-        search, users = scratch.search, scratch.users
-        fault = users.fault
+        cards, takes, fault = scratch.cards, scratch.takes, scratch.users.fault
         fault[F_STRATEGY] = -1
         strategy, p = self.seats[seat], self.params[seat]
         try:
             if isinstance(strategy.spec, UserSpec):
                 i = self._user_choice(strategy.spec, seat, pos, n, cards, takes, p, scratch)
             else:
-                i = kernels.batch.call(self.chooser, int(self.ids[seat]), p, seat, pos, deck,
-                                       self.packed, n, cards, takes, rng, work, search, users)
+                i = kernels.batch.call(self.chooser, int(self.ids[seat]), p, seat, n,
+                                       scratch.board(pos, deck), scratch.kit(self.packed))
         except (Exception, SystemExit) as e:         # a strategy may not end the program
             raise StrategyError(f"strategy {strategy} raised {type(e).__name__}: {e} "
                                 f"at {where()}") from None

@@ -9,29 +9,24 @@ Two ways to have them, as the deal columns are had (`engine.deals`):
 
 - played again from the seed (`replay`, what `ask` and `values` do when a run
   does not store them): a run's rounds are a function of its spec, so the
-  kernel plays a batch's units again (`kernels.taken`: the round kernel
-  itself, whole games in order, with their scores) and keeps each side's
-  pile. Only a run of built-in strategies is played again (a run's user
-  strategies are code, and a run is data), and it costs what simulating it
-  cost: for searches, store them instead;
-- stored in the run (`simulate --keep-taken`): the batch is played once by
-  the same kernel, which writes the run's rows and the piles together; a
-  plain-Python strategy's batch is played by the Python round loop
-  (`Seats.play_in_python`) and its piles read from its log.
+  batch kernel plays a batch's units again (whole games in order, with their
+  scores) with room in its scratch for the piles (`round.keep_piles`). Only
+  a run of built-in strategies is played again (a run's user strategies are
+  code, and a run is data), and it costs what simulating it cost: for
+  searches, store them instead;
+- stored in the run (`simulate --keep-taken`): the batch is played once, and
+  its rows and piles written together (`runner.batch_columns`); the Python
+  round loop (`Seats.play_in_python`) keeps the piles the same way.
 
 A stored run's parts are the same bytes either way, but for these columns
 (and `keep_taken` in its spec, only when on).
 """
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-
 import numpy as np
 
-from .. import kernels
 from ..engine.rules import Rules
-from ..engine.seats import Seats, _where
+from ..engine.seats import Seats
 from ..engine.strategies import parse_strategy
 from ..kernels import layout as L, registry
 from .plan import RunSpec
@@ -46,98 +41,20 @@ def names(rules: Rules) -> list[str]:
     return [f"taken_{t}" for t in range(rules.n_sides)]
 
 
-def _kernels():
-    return importlib.import_module("..kernels.taken", __package__)   # compiled on first use
-
-
-def _kernel_for(ids):
-    """The taken kernel of `batch.kernel_for(ids)`'s kind."""
-    batch = kernels.batch
-    return _kernels().KERNELS[batch.KERNELS.index(batch.kernel_for(ids))]
-
-
-def needs_compile(ids) -> bool:
-    """Whether a --keep-taken run of these strategy ids compiles its taken
-    kernel first, rather than loading it from the disk cache (as
-    `batch.needs_compile` says of the batch kernels)."""
-    kernel = _kernel_for(ids)
-    if kernel.overloads:
-        return False
-    try:
-        index = Path(kernel._cache._cache_file._index_path)   # Numba's cache index file
-    except AttributeError:
-        return True
-    return not index.exists()
-
-
 def play_units(seats: Seats, games: bool, seed: int, first: int, count: int):
     """Units first..first+count-1 of run `seed`, played as `Seats.play` plays
-    them: (sides, rounds, taken uint64[rows, n_sides]); StrategyError if a
-    strategy fails."""
+    them, each side's pile kept (`round.keep_piles`): (sides, rounds, taken
+    uint64[rows, n_sides]); StrategyError if a strategy fails."""
     rules = seats.rules
     capacity = 8 * count + 64 if games else count
     while True:
         sides = np.zeros((capacity, rules.n_sides, L.N_SIDE), np.int16)
         rounds = np.zeros((capacity, L.N_ROUND), np.int64)
-        taken = np.zeros((capacity, rules.n_sides), np.uint64)
-        if seats.python:
-            rows = _in_python(seats, games, seed, first, count, sides, rounds, taken)
-        else:
-            rows = _in_kernel(seats, games, seed, first, count, sides, rounds, taken)
+        scratch = seats.scratch()._replace(taken=np.zeros((capacity, L.MAX_PLAYERS), np.uint64))
+        rows = seats.play(games, seed, first, count, sides, rounds, scratch)
         if rows >= 0:
-            return sides[:rows], rounds[:rows], taken[:rows]
+            return sides[:rows], rounds[:rows], scratch.taken[:rows, :rules.n_sides]
         capacity *= 4
-
-
-def _in_kernel(seats, games, seed, first, count, sides, rounds, taken) -> int:
-    scratch = seats.scratch()
-    kernel = _kernel_for(seats.ids[:seats.rules.players])
-    try:
-        rows = int(kernels.batch.call(kernel, bool(games), np.uint64(int(seed) % 2**64),
-                                      np.int64(first), np.int64(count), seats.packed, seats.ids,
-                                      seats.params, sides, rounds, taken, scratch))
-    except Exception:
-        if not seats.users:
-            raise
-        seats.play(games, seed, first, count, sides.copy(), rounds.copy())   # names the fault
-        raise
-    if rows == -2:
-        f = scratch.users.fault
-        seat = int(f[kernels.users.F_SEAT])
-        raise seats.bad_choice(f, seat, _where(games, int(f[kernels.users.F_UNIT]),
-                                               int(f[kernels.users.F_ROUND]), seat,
-                                               int(f[kernels.users.F_PLAY])))
-    return rows
-
-
-def _in_python(seats, games, seed, first, count, sides, rounds, taken) -> int:
-    """The Python round loop's rows, and each round's piles from its log:
-    a capture puts the card and what it took in the capturer's side's pile,
-    and what is left (the cards of the round no pile holds) goes to the last
-    capturer's side."""
-    record: list = []
-    rows = seats.play_in_python(games, seed, first, count, sides, rounds, seats.scratch(), record)
-    if rows < 0:
-        return rows
-    rules, teams = seats.rules, seats.rules.teams
-    for row, (deck, log) in enumerate(record):
-        piles = [0] * rules.n_sides
-        cards = 0
-        for c in deck[:rules.table_size]:
-            cards |= 1 << int(c)
-        last = -1
-        for seat, card, take in log:
-            cards |= 1 << int(card)
-            if take:
-                piles[teams[int(seat)]] |= int(take) | 1 << int(card)
-                last = int(seat)
-        if last >= 0:
-            held = 0
-            for pile in piles:
-                held |= pile
-            piles[teams[last]] |= cards & ~held
-        taken[row] = piles
-    return rows
 
 
 def check_replayable(root, stored) -> None:

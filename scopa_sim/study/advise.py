@@ -81,7 +81,7 @@ from ..engine.rules import Rules, packed
 from ..engine.strategies import Strategy, parse_strategy
 from ..analysis.markov import tied_chances, win_table
 from ..analysis.stats import column_chances, column_means
-from ..engine.game import Game, Round
+from ..engine.game import Game, Round, _position
 from ..kernels.moves import W_SIZE
 from .odds import simulated_counts
 
@@ -225,29 +225,22 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
     # hold placeholders, as the deck does: a rollout deals them afresh.
     leader = -r % n
     unknown = [c for c in range(L.N_CARDS) if c not in where]
-    pos = np.zeros(P.POS_SIZE, np.uint64)
-    pos[P.HAND] = mask_of(hand)
+    hands = [hand]
     for s in range(1, n):
         size = h - q - ((s - leader) % n < r)
-        pos[P.HAND + s] = mask_of(unknown[:size])
+        hands.append(unknown[:size])
         unknown = unknown[size:]
+    base = np.zeros(P.POS_SIZE, np.uint64)     # the piles, scopas, last capturer, turn, dealer
     ours = rules.teams[0]
-    pos[P.PILE + ours] = mask_of(mine)
-    pos[P.SCOPAS + ours] = sides[0]
+    base[P.PILE + ours] = mask_of(mine)
+    base[P.SCOPAS + ours] = sides[0]
     if rules.n_sides == 2:
-        pos[P.PILE + 1 - ours] = mask_of(theirs)
-        pos[P.SCOPAS + 1 - ours] = sides[1]
-    if rules.n_sides < L.MAX_PLAYERS:
-        pos[P.PILE + OUT] = mask_of(seen)
-    pos[P.TABLE] = mask_of(table)
-    pos[P.LAST] = 0 if last is None else 1 if last == "mine" else n     # seat 0, or seat n-1
-    pos[P.TURN] = 0
-    pos[P.PLAYS] = plays
-    pos[P.TOTAL] = round_cards
-    pos[P.DECK] = L.N_CARDS - len(unknown)
-    pos[P.DEALER] = (leader - 1) % n
-    dealt = [c for c in range(L.N_CARDS) if c not in set(unknown)]
-    return pos, np.array(dealt + unknown, np.int64)
+        base[P.PILE + 1 - ours] = mask_of(theirs)
+        base[P.SCOPAS + 1 - ours] = sides[1]
+    base[P.LAST] = 0 if last is None else 1 if last == "mine" else n     # seat 0, or seat n-1
+    base[P.TURN] = 0
+    base[P.DEALER] = (leader - 1) % n
+    return _position(rules, hands, table, unknown, plays, piles=base)
 
 
 # ---- rollouts ---------------------------------------------------------------------
@@ -269,9 +262,8 @@ class _Job:
 
 def _batch(job: _Job, b: int) -> np.ndarray:
     """Rollouts b*batch.. of every move: round points int16[count, moves, sides]."""
-    from ..kernels.advise import advise_batch, deep_batch
-    from ..kernels.moves import W_SIZE
-    from ..kernels.search import search_scratch
+    from ..kernels.advise import advise_batch, buffers, deep_batch
+    from ..kernels.play import kit
     first = b * job.batch
     count = min(job.batch, job.total - first)
     n = len(job.cards)
@@ -281,13 +273,9 @@ def _batch(job: _Job, b: int) -> np.ndarray:
     try:
         kernel = advise_batch if is_fast(job.strategy) else deep_batch
         done = call(kernel, np.uint64(job.seed), np.int64(first), np.int64(count),
-                    np.int64(job.seat), job.pos, job.deck, seats.packed, seats.ids[0],
-                    seats.params[0], np.int64(n), job.cards, job.takes, out,
-                    np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(W_SIZE, np.int64),
-                    np.zeros(P.POS_SIZE, np.uint64), np.zeros(L.N_CARDS, np.int64),
-                    np.zeros(P.POS_SIZE, np.uint64), np.zeros(L.N_CARDS, np.int64),
-                    np.zeros(L.MAX_MOVES, np.int64), np.zeros(L.MAX_MOVES, np.uint64),
-                    np.zeros((L.MAX_PLAYERS, L.N_SIDE), np.int16), search_scratch(), users)
+                    np.int64(job.seat), np.int64(n), P.board(job.pos, job.deck, job.cards,
+                                                              job.takes),
+                    out, buffers(seats.ids[0], seats.params[0]), kit(seats.packed, users=users))
     except Exception as e:
         if not seats.users:
             raise
@@ -327,18 +315,12 @@ def self_play(strategy: Strategy) -> Strategy:
 def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
     """(margins float64[n], points int16[n, sides]) by minimax, or None."""
     from ..kernels.advise import exact_values
-    from ..kernels.moves import W_SIZE
-    from ..kernels.search import MAX_DEPTH
+    from ..kernels.play import kit
     n = len(cards)
     values = np.zeros(n, np.float64)
     out = np.zeros((n, n_sides), np.int16)
-    ok = call(exact_values, np.int64(seat), pos, deck, rules_v, np.int64(n), cards, takes,
-               values, out, np.zeros(P.POS_SIZE, np.uint64), np.zeros(L.MAX_MOVES, np.int64),
-               np.zeros(L.MAX_MOVES, np.uint64), np.zeros(L.MAX_MOVES, np.int64),
-               np.zeros(L.MAX_MOVES, np.uint64), np.zeros(W_SIZE, np.int64),
-               np.zeros((L.MAX_PLAYERS, L.N_SIDE), np.int16),
-               np.zeros((MAX_DEPTH, P.POS_SIZE), np.uint64), np.zeros((MAX_DEPTH, 6), np.int64),
-               np.zeros((MAX_DEPTH, 3), np.float64))
+    ok = call(exact_values, np.int64(seat), np.int64(n), P.board(pos, deck, cards, takes),
+              P.board(), values, out, kit(rules_v))
     return None if ok < 0 else (values, out)
 
 
