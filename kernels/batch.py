@@ -83,6 +83,14 @@ def scratch(functions=(), params=None, taken_rows=0):
                    taken=np.zeros((taken_rows, MAX_PLAYERS), np.uint64))
 
 
+def kit(rules, rng=None, work=None, search=None, users=None):
+    """A Kit for the rules vector `rules`, fresh scratch where not given."""
+    return Kit(rules=rules, rng=np.zeros(1, np.uint64) if rng is None else rng,
+               work=np.zeros(W_SIZE, np.int64) if work is None else work,
+               search=search_scratch() if search is None else search,
+               users=U.context() if users is None else users)
+
+
 @outlined
 def simple_units(games, seed, first, count, rules, lineup, sides, rounds, scratch):
     """`round.play_units` with random and greedy only."""

@@ -16,8 +16,6 @@ cards played). Arrays and scalars in, arrays out; card sets are uint64
 """
 import numpy as np
 
-import numpy as np
-
 from ._jit import outlined
 from .bits import ONE
 from .layout import N_CARDS, R_HAND, R_PLAYERS, R_REFILL, R_TABLE

@@ -27,9 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import kernel, spliced
+from ._jit import spliced
 from .bits import ix
-from .moves import W_SIZE, legal_moves
+from .moves import legal_moves
 from .position import HAND, PLAYS, TABLE, TURN, dealt_out, is_over, play_move
 from .registry import PYTHON
 from .users import F_STRATEGY, record_fault
@@ -50,16 +50,6 @@ class Kit(NamedTuple):
     work: np.ndarray           # int64[W_SIZE]: the capture search's scratch (`moves`)
     search: tuple              # the search strategies' scratch, a `search.Search`
     users: tuple               # the run's user strategies, a `users.Users`
-
-
-def kit(rules, rng=None, work=None, search=None, users=None):
-    """A Kit for the rules vector `rules`, fresh scratch where not given."""
-    from .search import search_scratch
-    from .users import context
-    return Kit(rules=rules, rng=np.zeros(1, np.uint64) if rng is None else rng,
-               work=np.zeros(W_SIZE, np.int64) if work is None else work,
-               search=search_scratch() if search is None else search,
-               users=context() if users is None else users)
 
 
 @spliced

@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 here="$(pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-.venv/bin/python -m pip wheel --quiet --no-deps --no-build-isolation -w "$work/dist" . 2>/dev/null \
-    || .venv/bin/python -m pip wheel --quiet --no-deps -w "$work/dist" .
+mkdir "$work/src"                      # the sources alone: no build/ left from before
+git ls-files -z --cached --others --exclude-standard | xargs -0 cp -P --parents -t "$work/src"
+.venv/bin/python -m pip wheel --quiet --no-deps -w "$work/dist" "$work/src"
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet --upgrade pip
 "$work/venv/bin/python" -m pip install --quiet "$work"/dist/scopa_sim-*.whl

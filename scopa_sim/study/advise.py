@@ -263,7 +263,7 @@ class _Job:
 def _batch(job: _Job, b: int) -> np.ndarray:
     """Rollouts b*batch.. of every move: round points int16[count, moves, sides]."""
     from ..kernels.advise import advise_batch, buffers, deep_batch
-    from ..kernels.play import kit
+    from ..kernels.batch import kit
     first = b * job.batch
     count = min(job.batch, job.total - first)
     n = len(job.cards)
@@ -315,7 +315,7 @@ def self_play(strategy: Strategy) -> Strategy:
 def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
     """(margins float64[n], points int16[n, sides]) by minimax, or None."""
     from ..kernels.advise import exact_values
-    from ..kernels.play import kit
+    from ..kernels.batch import kit
     n = len(cards)
     values = np.zeros(n, np.float64)
     out = np.zeros((n, n_sides), np.int16)
