@@ -48,7 +48,8 @@ class Kit(NamedTuple):
     rules: np.ndarray          # int64[layout.R_SIZE]: the rules vector (`layout.RULE_FIELDS`)
     rng: np.ndarray            # uint64[1]: the random stream's state
     work: np.ndarray           # int64[W_SIZE]: the capture search's scratch (`moves`)
-    search: tuple              # the search strategies' scratch, a `search.Search`
+    search: tuple              # the search strategies' scratch, a `search.Search` (None
+                               # in a rollout's: it plays fast or user strategies only)
     users: tuple               # the run's user strategies, a `users.Users`
 
 
