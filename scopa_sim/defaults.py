@@ -1,9 +1,8 @@
 """Every default that more than one place needs, set once (light: the
-command line reads it for its help; nothing is imported here).
+command line reads it for its help; it imports nothing).
 
-How many units a batch holds, for each kind of unit:
-
-A batch is the runner's unit of work (`runner.run`): planned, run on any
+Batch sizes: how many units a batch holds, for each kind of unit. A batch
+is the runner's unit of work (`runner.run`): planned, run on any
 worker, handed to the consumer in order. Results never depend on these
 sizes (randomness is keyed by unit); what they trade is the cost of a batch
 (writing a part, folding a total, looking whether to stop) against memory
@@ -22,7 +21,7 @@ def default(games: bool) -> int:
     return GAMES if games else ROUNDS
 
 
-# ---- advise and review: what values a move --------------------------------------------
+# ---- advise and review: what values a move ------------------------------------------
 DEFAULT_STRATEGY = "heuristic"          # plays the rollouts out (the quick pass)
 DEFAULT_ROLLOUTS = 10_000               # rollouts per decision, at most (each stops once separated)
 DEEP_STRATEGY = "spimc:samples=40"      # the deep evaluation's: strong, about 0.5 ms a move

@@ -91,7 +91,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
         if rounds is not None and games is not None:
             raise click.UsageError("--rounds and --games exclude each other")
         spec = RunSpec.make(rounds, games, strategies, parse_rules(rules_name, rule_options),
-                            parse_seed(seed), batch_size,       # None: batches.default
+                            parse_seed(seed), batch_size,       # None: defaults.default
                             keep_taken=keep_taken)
         out_dir = out_dir or default_out(spec)
         outside_runs(out_dir, itself=False)
@@ -108,7 +108,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
 
 
 def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
-    """`stored_run.store_batches` of `run` (which holds its lock) with a progress
+    """`resume.store_batches` of `run` (which holds its lock) with a progress
     bar, SIGTERM taken as Ctrl-C, and what to do next when interrupted."""
     # imported when the command runs: help and listings stay light
     from rich.progress import TextColumn, TimeRemainingColumn

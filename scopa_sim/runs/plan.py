@@ -10,7 +10,7 @@ from ..engine.checks import MAX_SEED, SEED_SPAN, whole
 from ..engine.rules import Rules
 from ..engine.strategies import Strategy, seats_of
 
-DEFAULT_BATCH = sizes.ROUNDS    # rounds per batch (batches.py sets every batch size)
+DEFAULT_BATCH = sizes.ROUNDS    # rounds per batch (defaults.py sets every batch size)
 MAX_UNITS = 10**13              # rounds or games in one run: a cluster-year, not a typo
 MAX_BATCH = sizes.MAX           # rounds (or games) per batch: a batch is held in memory
 
@@ -62,7 +62,7 @@ class RunSpec(Planned):
     @classmethod
     def make(cls, rounds=None, games=None, strategies=("random", "greedy"), rules="scopa",
              seed=0, batch_size=DEFAULT_BATCH, keep_taken=False) -> RunSpec:
-        """`batch_size` None: `batches.default` for the kind of unit."""
+        """`batch_size` None: `defaults.default` for the kind of unit."""
         if (rounds is None) == (games is None):
             raise ValueError("give either rounds or games")
         rules = Rules.resolve(rules)
