@@ -205,7 +205,7 @@ class Round:
         if turn is not None and _seat("turn", turn, r.players) != seat:
             raise ValueError(f"turn must be seat {seat}, the first seat from the leader "
                              f"holding the most cards, not {turn}")
-        pos, order = _position(r, hands, table, deck, plays=0)
+        pos, order = position_arrays(r, hands, table, deck, plays=0)
         pos[P.TURN], pos[P.DEALER] = seat, dealer
         deal = bool(deck) and not any(hands)
         if deal:
@@ -371,8 +371,8 @@ class Round:
                 raise ValueError(f"the round's {what} hold {bad[0]!r}, not a card 0..39")
         if len(hands) != self.rules.players or len(deck) > L.N_CARDS:
             raise ValueError("the round's hands or deck were changed out of shape")
-        pos, order = _position(self.rules, hands, table, deck, plays=len(self.moves),
-                               piles=self._pos)
+        pos, order = position_arrays(self.rules, hands, table, deck, plays=len(self.moves),
+                                     piles=self._pos)
         self._pos, self._deck = pos, order
         self._seen = ([list(h) for h in hands], list(table), list(deck))
         self._changed()
@@ -557,8 +557,8 @@ class Round:
         return "\n".join(lines)
 
 
-def _position(rules: Rules, hands, table, deck, plays: int,
-              piles: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def position_arrays(rules: Rules, hands, table, deck, plays: int,
+                    piles: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A kernel position array and deck order from hands, table and undealt
     deck (lists of cards), `plays` plays into the round, with the piles,
     scopas, last capturer, turn, dealer and captures of `piles` (a position

@@ -81,7 +81,7 @@ from ..engine.rules import Rules, packed
 from ..engine.strategies import Strategy, parse_strategy
 from ..analysis.markov import tied_chances, win_table
 from ..analysis.stats import column_chances, column_means
-from ..engine.game import Game, Round, _position
+from ..engine.game import Game, Round, position_arrays
 from ..kernels.moves import W_SIZE
 from .odds import simulated_counts
 
@@ -240,7 +240,7 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
     base[P.LAST] = 0 if last is None else 1 if last == "mine" else n     # seat 0, or seat n-1
     base[P.TURN] = 0
     base[P.DEALER] = (leader - 1) % n
-    return _position(rules, hands, table, unknown, plays, piles=base)
+    return position_arrays(rules, hands, table, unknown, plays, piles=base)
 
 
 # ---- rollouts ---------------------------------------------------------------------
