@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import deals
-from ..runs.store import Run, side_strategy
+from ..runs.parts import side_strategy
+from ..runs.store import Run
 from .markov import MAX_POINTS, bootstrap_match_probability, round_counts, trimmed
 from .stats import mean_from_sums, strict_leader, wilson
 from ..engine import schema

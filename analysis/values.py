@@ -21,7 +21,8 @@ import numpy as np
 
 from ..engine import deals
 from ..runs import taken
-from ..runs.store import Run, side_strategy
+from ..runs.parts import side_strategy
+from ..runs.store import Run
 from .stats import mean_from_sums, strict_leader
 
 CHUNK = 1 << 18          # rows unpacked to bits at once (CHUNK x 40 floats)

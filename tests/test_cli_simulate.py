@@ -29,7 +29,9 @@ from scopa_sim.cli import main
 from scopa_sim.engine.rules import PRESETS, Rules
 from scopa_sim.runs.plan import RunSpec
 from scopa_sim.runs.sources import runnable
-from scopa_sim.runs.store import MANIFEST, META_KEY, Run, StoredSpec, spec_dict
+from scopa_sim.runs.parts import META_KEY
+from scopa_sim.runs.plan import StoredSpec, spec_dict
+from scopa_sim.runs.store import MANIFEST, Run
 from scopa_sim.engine.strategies import REGISTRY
 
 

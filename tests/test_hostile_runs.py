@@ -28,8 +28,9 @@ import pytest
 
 from scopa_sim.analysis.query import ask
 from scopa_sim.analysis.runstats import run_stats
-from scopa_sim.runs.store import (MANIFEST, Run, StoredSpec, StoreError, StoreWarning, _labels,
-                             _labels_of, encode)
+from scopa_sim.runs.parts import _labels, labels_of, encode
+from scopa_sim.runs.plan import StoredSpec
+from scopa_sim.runs.store import MANIFEST, Run, StoreError, StoreWarning
 from hostile import RUN, assert_error, cli, tree
 
 EXAMPLE = Path(__file__).parent.parent / "docs" / "examples" / "greedy_jit.py"
@@ -64,7 +65,7 @@ def forge(root: Path, **changes) -> None:
     m = {**manifest(root), **changes}
     stored = StoredSpec.from_dict(m)
     meta = json.dumps(stored.as_dict(), sort_keys=True).encode()
-    labels = _labels_of(stored)
+    labels = labels_of(stored)
     for path in sorted(root.glob("*/part-*.parquet")):
         table = pq.read_table(path)
         for name in set(table.column_names) & set(labels):

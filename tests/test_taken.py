@@ -14,7 +14,8 @@ from scopa_sim.runs.plan import RunSpec
 from scopa_sim.runs.runner import batch_columns
 from scopa_sim.runs.traces import trace_round
 from scopa_sim.engine.seats import Seats
-from scopa_sim.runs.store import Run, spec_dict
+from scopa_sim.runs.plan import spec_dict
+from scopa_sim.runs.store import Run
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 ALL = (1 << 40) - 1

@@ -51,7 +51,7 @@ def record(source, game, round_, names, strategy_files, out, overwrite, fmt=None
     # imported when the command runs: help and listings stay light
     from ..engine.records import read_record
     from ..runs.export import from_run
-    from ..runs.store import write_whole
+    from ..runs.parts import write_whole
     if out is not None:
         outside_runs(out)
         new_files([out], overwrite)

@@ -184,7 +184,7 @@ def print_summary(run, s: dict, fmt: str) -> None:
     from rich.table import Table
 
     from ..analysis.views import category_rows
-    from ..runs.store import side_strategy
+    from ..runs.parts import side_strategy
     spec = run.spec
     labels = [side_strategy(spec, t) for t in range(spec.rules.n_sides)]
     if fmt == "table":

@@ -1,22 +1,30 @@
 """The plan of a run, shared by the runner and the store (a leaf: it imports
 only the game face): what to simulate (`RunSpec`), checked once, and its
-batches (batch `b` covers units `b*size .. (b+1)*size - 1`)."""
+batches (batch `b` covers units `b*size .. (b+1)*size - 1`); what a stored
+run says it was (`StoredSpec`: strategies as labels, never code); and both
+as the plain data a manifest and every part hold (`spec_dict`, `as_dict`)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+import numpy as np
 
 from .. import defaults as sizes
 from ..engine.checks import MAX_SEED, SEED_SPAN, whole
 from ..engine.rules import Rules
-from ..engine.strategies import Strategy, seats_of
+from ..engine.strategies import Strategy, seats_of, user_slots
+from ..engine.user import is_reference
 
 DEFAULT_BATCH = sizes.ROUNDS    # rounds per batch (defaults.py sets every batch size)
 MAX_UNITS = 10**13              # rounds or games in one run: a cluster-year, not a typo
 MAX_BATCH = sizes.MAX           # rounds (or games) per batch: a batch is held in memory
+FORMAT = 2                      # 2: each part's sha256 recorded; every deck dealt from the seed
+READABLE = (1, 2)               # format 1 is read with a warning, never resumed
 
 
 class Planned:
-    """What a run spec shares with a stored run's (`store.StoredSpec`, whose
+    """What a run spec shares with a stored run's (`StoredSpec`, whose
     strategies are labels): the rules, seed, units and batches, checked once
     (`_check_plan`, on construction)."""
     rules: Rules
@@ -70,3 +78,127 @@ class RunSpec(Planned):
             batch_size = sizes.default(games is not None)
         return cls(rules, tuple(seats_of(strategies, rules)), seed, rounds if games is None else games,
                    games is not None, batch_size, keep_taken)
+
+
+def spec_dict(spec: RunSpec) -> dict:
+    """The run spec as plain data (what the manifest and part metadata hold)."""
+    sources = _sources(spec)
+    return {"format": FORMAT, "kind": "games" if spec.games else "rounds",
+            "units": spec.units, "seed": spec.seed, "batch_size": spec.batch_size,
+            "n_batches": spec.n_batches, "rules": _plain(spec.rules.settings()),
+            "strategies": [str(s) for s in spec.strategies],
+            **({"sources": sources} if sources else {}),
+            **({"keep_taken": True} if spec.keep_taken else {})}
+
+
+def _sources(spec: RunSpec) -> dict:
+    """Where each user strategy of the run is loaded from, and its file's
+    sha256: what played, exactly (empty without user strategies)."""
+    out = {}
+    for u in user_slots(spec.strategies):
+        if u.reference() is None:
+            raise ValueError(f"strategy {u.text} is a function passed in Python: a stored "
+                             f"run needs strategies written PATH.py:NAME or module:NAME")
+        out[u.text] = {"reference": u.reference(), "sha256": u.digest}
+    return out
+
+
+@dataclass(frozen=True)
+class Source:
+    """A user strategy a stored run records: as written (`text`), where its
+    file was (`reference`) and the sha256 of that file (None if unknown)."""
+    text: str
+    reference: str
+    sha256: str | None
+
+
+SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class StoredSpec(Planned):
+    """A stored run's spec, as data: rules, seed, units and batches, checked
+    as a run spec's are, and one strategy label per seat, as stored (text,
+    never loaded: reading a run runs none of its code; `sources.runnable`
+    makes the RunSpec that resumes it)."""
+    rules: Rules
+    strategies: tuple[str, ...]
+    seed: int
+    units: int
+    games: bool
+    batch_size: int
+    sources: tuple[Source, ...] = ()
+    format: int = FORMAT
+    keep_taken: bool = False
+
+    def __post_init__(self):
+        self._check_plan()
+        if not isinstance(self.keep_taken, bool):
+            raise ValueError("keep_taken must be true or false")
+        if (not isinstance(self.strategies, tuple) or len(self.strategies) != self.rules.players
+                or not all(isinstance(x, str) and x for x in self.strategies)):
+            raise ValueError(f"strategies must be {self.rules.players} texts, one per seat")
+
+    @classmethod
+    def from_dict(cls, d) -> StoredSpec:
+        """The spec of a manifest (or of a part's metadata); ValueError names
+        what is missing or wrong. Nothing in it is imported or run."""
+        if not isinstance(d, dict):
+            raise ValueError("not a JSON object")
+        missing = [k for k in ("format", "kind", "units", "seed", "batch_size", "rules",
+                               "strategies") if k not in d]
+        if missing:
+            raise ValueError(f"no {', '.join(missing)}")
+        fmt = d["format"]
+        if type(fmt) is not int or fmt not in READABLE:
+            newer = type(fmt) is int and fmt > FORMAT
+            raise ValueError(f"store format {fmt!r} is " + (
+                "of a newer scopa-sim: upgrade it to read this run" if newer else
+                f"unknown (this scopa-sim reads {', '.join(map(str, READABLE))})"))
+        if d["kind"] not in ("rounds", "games"):
+            raise ValueError(f"kind must be rounds or games, not {d['kind']!r}")
+        if not isinstance(d["rules"], dict):
+            raise ValueError("rules must be a JSON object")
+        rules = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in d["rules"].items()})
+        if not isinstance(d["strategies"], list):
+            raise ValueError("strategies must be a list")
+        return cls(rules, tuple(d["strategies"]), d["seed"], d["units"], d["kind"] == "games",
+                   d["batch_size"], _sources_of(d.get("sources", {})), fmt,
+                   d.get("keep_taken", False))
+
+    def as_dict(self) -> dict:
+        """The spec as plain data, as `spec_dict` writes a run spec's."""
+        sources = {s.text: {"reference": s.reference, "sha256": s.sha256} for s in self.sources}
+        return {"format": self.format, "kind": "games" if self.games else "rounds",
+                "units": self.units, "seed": self.seed, "batch_size": self.batch_size,
+                "n_batches": self.n_batches, "rules": _plain(self.rules.settings()),
+                "strategies": list(self.strategies), **({"sources": sources} if sources else {}),
+                **({"keep_taken": True} if self.keep_taken else {})}
+
+
+def _sources_of(d) -> tuple[Source, ...]:
+    """The manifest's `sources`, checked as data (text -> reference, sha256)."""
+    if not isinstance(d, dict):
+        raise ValueError("sources must be a JSON object")
+    out = []
+    for text, s in d.items():
+        if not is_reference(text) or not text.rpartition(":")[2].isidentifier():
+            raise ValueError(f"sources names {text!r}, not a user strategy PATH.py:NAME "
+                             f"or module:NAME")
+        if (not isinstance(s, dict) or not isinstance(s.get("reference"), str)
+                or not (s.get("sha256") is None
+                        or isinstance(s["sha256"], str) and SHA256.fullmatch(s["sha256"]))):
+            raise ValueError(f"sources of {text}: give a reference (text) and a sha256 "
+                             f"(64 hexadecimal digits)")
+        out.append(Source(text, s["reference"], s.get("sha256")))
+    return tuple(out)
+
+
+def _plain(x):
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (tuple, list)):
+        return [_plain(v) for v in x]
+    if isinstance(x, np.integer):
+        return int(x)
+    return x

@@ -13,7 +13,7 @@ from .executors import executor
 from .plan import RunSpec
 from .runner import batch_columns, run
 from .sources import open_to_resume
-from .store import encode_batch
+from .parts import encode_batch
 
 
 def simulate_part(spec: RunSpec, meta: bytes, b: int):

@@ -21,7 +21,8 @@ import shlex
 from pathlib import Path
 
 from .plan import RunSpec
-from .store import Run, Source, StoredSpec, StoreError, recorded_file, spec_dict
+from .plan import Source, StoredSpec, spec_dict
+from .store import Run, StoreError, recorded_file
 from ..engine.strategies import parse_strategy
 from ..engine.user import UserSpec, UserStrategyError, digest_of, is_file_text, load
 

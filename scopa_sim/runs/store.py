@@ -20,38 +20,31 @@ files the user names, after their sha256 matches the run's (`sources`).
 """
 from __future__ import annotations
 
-import errno
 import fcntl
-import hashlib
 import json
 import os
 import platform
 import re
 import shlex
 import shutil
-import stat
 import time
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..engine import schema
 from ..engine.rules import Rules
-from .plan import Planned, RunSpec
-from ..engine.strategies import user_slots
-from ..engine.user import is_file_text, is_reference
+from ..engine.user import is_file_text
+from .parts import (META_KEY, Part, labels_of, read_regular, expected_columns, part_name,
+                    sha256, write_whole)
+from .plan import SHA256, RunSpec, Source, StoredSpec, spec_dict
 
-FORMAT = 2                      # 2: each part's sha256 recorded; every deck dealt from the seed
-READABLE = (1, 2)               # format 1 is read with a warning, never resumed
 MANIFEST = "manifest.json"
-META_KEY = b"scopa_sim"
 HASHES = "part_sha256"          # manifest key: "rounds/part-000000.parquet" -> sha256
 SAVE_EVERY = 1.0                # seconds between manifest saves while parts are written
 
@@ -64,130 +57,6 @@ class StoreError(ValueError):
     """A run folder that is missing, not a run, corrupt, or in the way."""
 
 
-def spec_dict(spec: RunSpec) -> dict:
-    """The run spec as plain data (what the manifest and part metadata hold)."""
-    sources = _sources(spec)
-    return {"format": FORMAT, "kind": "games" if spec.games else "rounds",
-            "units": spec.units, "seed": spec.seed, "batch_size": spec.batch_size,
-            "n_batches": spec.n_batches, "rules": _plain(spec.rules.settings()),
-            "strategies": [str(s) for s in spec.strategies],
-            **({"sources": sources} if sources else {}),
-            **({"keep_taken": True} if spec.keep_taken else {})}
-
-
-def _sources(spec: RunSpec) -> dict:
-    """Where each user strategy of the run is loaded from, and its file's
-    sha256: what played, exactly (empty without user strategies)."""
-    out = {}
-    for u in user_slots(spec.strategies):
-        if u.reference() is None:
-            raise ValueError(f"strategy {u.text} is a function passed in Python: a stored "
-                             f"run needs strategies written PATH.py:NAME or module:NAME")
-        out[u.text] = {"reference": u.reference(), "sha256": u.digest}
-    return out
-
-
-@dataclass(frozen=True)
-class Source:
-    """A user strategy a stored run records: as written (`text`), where its
-    file was (`reference`) and the sha256 of that file (None if unknown)."""
-    text: str
-    reference: str
-    sha256: str | None
-
-
-SHA256 = re.compile(r"[0-9a-f]{64}")
-
-
-@dataclass(frozen=True)
-class StoredSpec(Planned):
-    """A stored run's spec, as data: rules, seed, units and batches, checked
-    as a run spec's are, and one strategy label per seat, as stored (text,
-    never loaded: reading a run runs none of its code; `sources.runnable`
-    makes the RunSpec that resumes it)."""
-    rules: Rules
-    strategies: tuple[str, ...]
-    seed: int
-    units: int
-    games: bool
-    batch_size: int
-    sources: tuple[Source, ...] = ()
-    format: int = FORMAT
-    keep_taken: bool = False
-
-    def __post_init__(self):
-        self._check_plan()
-        if not isinstance(self.keep_taken, bool):
-            raise ValueError("keep_taken must be true or false")
-        if (not isinstance(self.strategies, tuple) or len(self.strategies) != self.rules.players
-                or not all(isinstance(x, str) and x for x in self.strategies)):
-            raise ValueError(f"strategies must be {self.rules.players} texts, one per seat")
-
-    @classmethod
-    def from_dict(cls, d) -> StoredSpec:
-        """The spec of a manifest (or of a part's metadata); ValueError names
-        what is missing or wrong. Nothing in it is imported or run."""
-        if not isinstance(d, dict):
-            raise ValueError("not a JSON object")
-        missing = [k for k in ("format", "kind", "units", "seed", "batch_size", "rules",
-                               "strategies") if k not in d]
-        if missing:
-            raise ValueError(f"no {', '.join(missing)}")
-        fmt = d["format"]
-        if type(fmt) is not int or fmt not in READABLE:
-            newer = type(fmt) is int and fmt > FORMAT
-            raise ValueError(f"store format {fmt!r} is " + (
-                "of a newer scopa-sim: upgrade it to read this run" if newer else
-                f"unknown (this scopa-sim reads {', '.join(map(str, READABLE))})"))
-        if d["kind"] not in ("rounds", "games"):
-            raise ValueError(f"kind must be rounds or games, not {d['kind']!r}")
-        if not isinstance(d["rules"], dict):
-            raise ValueError("rules must be a JSON object")
-        rules = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in d["rules"].items()})
-        if not isinstance(d["strategies"], list):
-            raise ValueError("strategies must be a list")
-        return cls(rules, tuple(d["strategies"]), d["seed"], d["units"], d["kind"] == "games",
-                   d["batch_size"], _sources_of(d.get("sources", {})), fmt,
-                   d.get("keep_taken", False))
-
-    def as_dict(self) -> dict:
-        """The spec as plain data, as `spec_dict` writes a run spec's."""
-        sources = {s.text: {"reference": s.reference, "sha256": s.sha256} for s in self.sources}
-        return {"format": self.format, "kind": "games" if self.games else "rounds",
-                "units": self.units, "seed": self.seed, "batch_size": self.batch_size,
-                "n_batches": self.n_batches, "rules": _plain(self.rules.settings()),
-                "strategies": list(self.strategies), **({"sources": sources} if sources else {}),
-                **({"keep_taken": True} if self.keep_taken else {})}
-
-
-def _sources_of(d) -> tuple[Source, ...]:
-    """The manifest's `sources`, checked as data (text -> reference, sha256)."""
-    if not isinstance(d, dict):
-        raise ValueError("sources must be a JSON object")
-    out = []
-    for text, s in d.items():
-        if not is_reference(text) or not text.rpartition(":")[2].isidentifier():
-            raise ValueError(f"sources names {text!r}, not a user strategy PATH.py:NAME "
-                             f"or module:NAME")
-        if (not isinstance(s, dict) or not isinstance(s.get("reference"), str)
-                or not (s.get("sha256") is None
-                        or isinstance(s["sha256"], str) and SHA256.fullmatch(s["sha256"]))):
-            raise ValueError(f"sources of {text}: give a reference (text) and a sha256 "
-                             f"(64 hexadecimal digits)")
-        out.append(Source(text, s["reference"], s.get("sha256")))
-    return tuple(out)
-
-
-def _plain(x):
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
-    if isinstance(x, (tuple, list)):
-        return [_plain(v) for v in x]
-    if isinstance(x, np.integer):
-        return int(x)
-    return x
-
-
 def versions() -> dict:
     out = {"python": platform.python_version()}
     for pkg in ("scopa-sim", "numba", "numpy", "pyarrow", "pandas"):
@@ -196,144 +65,6 @@ def versions() -> dict:
         except metadata.PackageNotFoundError:
             pass
     return out
-
-
-def part_name(b: int) -> str:
-    return f"part-{b:06d}.parquet"
-
-
-def _labels(values: list[str], n: int) -> pa.DictionaryArray:
-    """A dictionary column holding one label per row (names stored once)."""
-    return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array(values))
-
-
-def rounds_table(spec: RunSpec, cols: dict[str, np.ndarray]) -> pa.Table:
-    """A batch's columns (`runner.columns`) with the rules and strategy labels."""
-    n = len(cols["round"])
-    cols = {"rules": _labels([spec.rules.name], n), **{k: pa.array(v) for k, v in cols.items()}}
-    for t in range(spec.rules.n_sides):
-        cols[f"strategy_{t}"] = _labels([side_strategy(spec, t)], n)
-    return pa.table(cols)
-
-
-def side_strategy(spec: RunSpec, side: int) -> str:
-    """The strategies of a side's seats, as one label ("greedy" or "greedy+random")."""
-    seats = [str(s) for s, t in zip(spec.strategies, spec.rules.teams) if t == side]
-    if len(spec.strategies) == spec.rules.n_sides:
-        return str(spec.strategies[side])
-    return "+".join(dict.fromkeys(seats))
-
-
-def games_table(spec: RunSpec, rounds_tab: pa.Table) -> pa.Table:
-    """One row per game: the games table's columns (`schema.game_fields`)."""
-    game = rounds_tab["game"].to_numpy()
-    last = np.append(game[1:] != game[:-1], True)
-    first = np.insert(last[:-1], 0, True)
-    starts, ends = np.flatnonzero(first), np.flatnonzero(last)
-    scores = np.stack([rounds_tab[f"score_{t}"].to_numpy()[ends]
-                       for t in range(spec.rules.n_sides)], 1)
-    values = {"game": game[ends], "rounds": ends - starts + 1,
-              "first_dealer": rounds_tab["dealer"].to_numpy()[starts],
-              "winner": scores.argmax(1),
-              **{f"score_{t}": scores[:, t] for t in range(spec.rules.n_sides)}}
-    return pa.table({c: values[c].astype(f.dtype, copy=False)       # the schema's columns
-                     for c, f in schema.game_fields(spec.rules).items()})
-
-
-def encode(table: pa.Table, meta: bytes) -> bytes:
-    """A Parquet file's bytes, the run spec in its metadata.
-
-    Labels are dictionary-encoded, the running round and game numbers
-    delta-encoded, and the small counts byte-stream-split (fast to write,
-    and zstd packs them as tightly as a dictionary would).
-    """
-    table = table.replace_schema_metadata({META_KEY: meta})
-    labels = [c for c in table.column_names if pa.types.is_dictionary(table.schema.field(c).type)]
-    sink = pa.BufferOutputStream()
-    pq.write_table(table, sink, compression="zstd", write_statistics=False,
-                   use_dictionary=labels,
-                   column_encoding={c: "DELTA_BINARY_PACKED" if c in ("round", "game")
-                                    else "BYTE_STREAM_SPLIT"
-                                    for c in table.column_names if c not in labels})
-    return sink.getvalue().to_pybytes()
-
-
-@dataclass(frozen=True)
-class Part:
-    """A batch ready to store: the bytes of its rounds (and games) part files."""
-    rounds: bytes
-    games: bytes | None
-
-
-def encode_batch(spec: RunSpec, cols: dict[str, np.ndarray], meta: bytes | None = None) -> Part:
-    """A batch's columns (`runner.columns`) as part files' bytes, with `meta`
-    (default: the spec's JSON; a resumed run's: its stored spec's) in their
-    metadata; runs wherever the batch ran, so a cluster's workers do the
-    compressing."""
-    meta = spec_json(spec) if meta is None else meta
-    tab = rounds_table(spec, cols)
-    return Part(encode(tab, meta), encode(games_table(spec, tab), meta) if spec.games else None)
-
-
-def spec_json(spec: RunSpec) -> bytes:
-    """The run spec as stored in every part's metadata."""
-    return json.dumps(spec_dict(spec), sort_keys=True).encode()
-
-
-def write_whole(data: bytes, path: Path) -> None:
-    """Write a file whole or not at all: a temporary name, then a rename
-    (interrupted: the temporary file is removed, the old file kept)."""
-    tmp = path.with_name("." + path.name + ".tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _read_regular(path: Path) -> bytes:
-    """A regular file's bytes, never through a symbolic link."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            raise OSError(e.errno, "it is a symbolic link (a run's files are its own)") from None
-        raise
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(0, "not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read()
-    finally:
-        os.close(fd)
-
-
-LABEL = pa.dictionary(pa.int8(), pa.string())
-
-
-def expected_columns(spec, table: str) -> dict[str, pa.DataType]:
-    """Column name -> Arrow type of a table's parts, in order (the labels
-    first and last, as `rounds_table` and `games_table` write them)."""
-    if table == "games":
-        return {c: pa.from_numpy_dtype(np.dtype(f.dtype))
-                for c, f in schema.game_fields(spec.rules).items()}
-    cols = {"rules": LABEL}
-    cols.update({c: pa.from_numpy_dtype(np.dtype(f.dtype))
-                 for c, f in schema.round_fields(spec.rules, spec.games).items()})
-    if getattr(spec, "keep_taken", False):
-        cols.update({c: pa.uint64() for c in schema.taken_fields(spec.rules)})
-    cols.update({f"strategy_{t}": LABEL for t in range(spec.rules.n_sides)})
-    return cols
-
-
-def _labels_of(spec) -> dict[str, str]:
-    """The one text each label column holds."""
-    return {"rules": spec.rules.name, **{f"strategy_{t}": side_strategy(spec, t)
-                                        for t in range(spec.rules.n_sides)}}
 
 
 class Run:
@@ -476,7 +207,7 @@ class Run:
         if b not in self._done or table not in self.tables:
             raise StoreError(f"{path} is not a finished part of {self.root}")
         try:
-            data = _read_regular(path)
+            data = read_regular(path)
         except OSError as e:
             raise StoreError(f"cannot read {path}: {e.strerror or e}: {self.repair()}") from None
         if self._hashes is not None and sha256(data) != self._hashes.get(f"{table}/{path.name}"):
@@ -530,7 +261,7 @@ class Run:
         unknown = [c for c in names if c not in want]
         if unknown:
             raise StoreError(f"{self.root} has no column {', '.join(unknown)} in its {table} table")
-        labels = _labels_of(self.stored)
+        labels = labels_of(self.stored)
         try:
             out = part.read(columns=names + [c for c in want if c in labels and c not in names])
             out.validate(full=True)
@@ -716,7 +447,7 @@ def _read_manifest(root: Path) -> tuple[StoredSpec, dict]:
     if not path.exists() and not path.is_symlink():
         raise StoreError(f"{root} is not a scopa-sim run (no {MANIFEST})")
     try:
-        manifest = json.loads(_read_regular(path))
+        manifest = json.loads(read_regular(path))
         stored = StoredSpec.from_dict(manifest)
         _check_hashes(manifest, stored)
     except OSError as e:

@@ -31,7 +31,7 @@ from ..engine.strategies import parse_strategy
 from ..kernels import layout as L, registry
 from .plan import RunSpec
 from .sources import _Recorded
-from .store import spec_dict
+from .plan import spec_dict
 
 FIELD = ("taken", "the cards the side captured, the table's leftover to the last capturer")
 

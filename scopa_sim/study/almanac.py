@@ -70,7 +70,8 @@ from ..runs.plan import RunSpec
 from ..runs.resume import store_batches
 from ..runs.runner import warm_kernels
 from ..runs.sources import open_to_resume
-from ..runs.store import MANIFEST, Run, StoredSpec, spec_dict
+from ..runs.plan import StoredSpec, spec_dict
+from ..runs.store import MANIFEST, Run
 from .matches import compare
 from .maxims import MAXIMS, measure
 from .review import review
