@@ -14,7 +14,8 @@ mask of every play of the last round), `search` (the search strategies'
 scratch, a `search.Search`), `users` (the user strategies, the game scores
 and a fault record, a `users.Users`); `play_round` puts one round's results
 into the `out`/`info` it is given (`play_units` passes the round's rows of
-the batch arrays, and keeps each side's pile in `taken` when it has rows). Who plays each seat is a `registry.Lineup`.
+the batch arrays, and keeps each side's pile in `taken` when it has rows).
+Who plays each seat is a `registry.Lineup`.
 """
 import numpy as np
 

@@ -71,12 +71,12 @@ def test_a_run_without_keep_taken_is_written_as_before():
 
 
 def test_python_round_loop_keeps_the_same_piles():
-    """The Python round loop's piles (from its log) are the kernel's."""
+    """The Python round loop's piles are the kernel's."""
     spec = RunSpec.make(games=30, strategies=("random", "greedy"), seed=3)
     seats = Seats(spec.rules, spec.strategies)
-    kernel = taken.play_units(seats, True, 3, 0, 30)
+    kernel = seats.play_rows(True, 3, 0, 30, piles=True)
     seats.python = True
-    python = taken.play_units(seats, True, 3, 0, 30)
+    python = seats.play_rows(True, 3, 0, 30, piles=True)
     for x, y in zip(kernel, python):
         assert np.array_equal(x, y)
 

@@ -97,6 +97,24 @@ class Seats:
                                                   int(f[F_PLAY])))
         return rows
 
+    def play_rows(self, games: bool, seed: int, first: int, count: int, piles: bool = False):
+        """`play` into arrays of its own, grown until the units fit: (sides
+        int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND], and with
+        `piles` each side's captured cards uint64[rows, n_sides], else None)."""
+        n_sides = self.rules.n_sides
+        capacity = 8 * count + 64 if games else count
+        while True:
+            sides = np.zeros((capacity, n_sides, L.N_SIDE), np.int16)
+            rounds = np.zeros((capacity, L.N_ROUND), np.int64)
+            scratch = self.scratch()
+            if piles:
+                scratch = scratch._replace(taken=np.zeros((capacity, L.MAX_PLAYERS), np.uint64))
+            rows = self.play(games, seed, first, count, sides, rounds, scratch)
+            if rows >= 0:
+                return (sides[:rows], rounds[:rows],
+                        scratch.taken[:rows, :n_sides] if piles else None)
+            capacity *= 4
+
     def bad_choice(self, fault, seat: int, where: str) -> StrategyError:
         """The error for the move that does not exist, recorded in `fault`
         (the users context's fault row) while `seat` played, at `where`."""

@@ -21,7 +21,7 @@ from ..engine.deals import for_rows
 from ..engine.rules import Rules
 from ..engine.seats import Seats
 from ..kernels import layout as L
-from . import taken as taken_cards
+from . import taken
 from .executors import executor, stream
 from .plan import DEFAULT_BATCH, RunSpec
 
@@ -47,15 +47,7 @@ def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
     """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND]).
     A strategy that fails raises `play.StrategyError`, naming where."""
     first, count = spec.batch_range(b)
-    seats = Seats(spec.rules, spec.strategies)
-    capacity = 8 * count + 64 if spec.games else count
-    while True:
-        sides = np.zeros((capacity, spec.rules.n_sides, L.N_SIDE), np.int16)
-        rounds = np.zeros((capacity, L.N_ROUND), np.int64)
-        rows = seats.play(spec.games, spec.seed, first, count, sides, rounds)
-        if rows >= 0:
-            return sides[:rows], rounds[:rows]
-        capacity *= 4
+    return Seats(spec.rules, spec.strategies).play_rows(spec.games, spec.seed, first, count)[:2]
 
 
 def warm_kernels() -> None:
@@ -87,11 +79,11 @@ def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
     if not spec.keep_taken:
         return columns(spec, *run_batch(spec, b))
     first, count = spec.batch_range(b)
-    sides, rounds, sets = taken_cards.play_units(Seats(spec.rules, spec.strategies), spec.games,
-                                                 spec.seed, first, count)
+    sides, rounds, sets = Seats(spec.rules, spec.strategies).play_rows(
+        spec.games, spec.seed, first, count, piles=True)
     cols = columns(spec, sides, rounds)
     cols.update({name: np.ascontiguousarray(sets[:, t])
-                 for t, name in enumerate(taken_cards.names(spec.rules))})
+                 for t, name in enumerate(taken.names(spec.rules))})
     return cols
 
 

@@ -41,22 +41,6 @@ def names(rules: Rules) -> list[str]:
     return [f"taken_{t}" for t in range(rules.n_sides)]
 
 
-def play_units(seats: Seats, games: bool, seed: int, first: int, count: int):
-    """Units first..first+count-1 of run `seed`, played as `Seats.play` plays
-    them, each side's pile kept (`round.keep_piles`): (sides, rounds, taken
-    uint64[rows, n_sides]); StrategyError if a strategy fails."""
-    rules = seats.rules
-    capacity = 8 * count + 64 if games else count
-    while True:
-        sides = np.zeros((capacity, rules.n_sides, L.N_SIDE), np.int16)
-        rounds = np.zeros((capacity, L.N_ROUND), np.int64)
-        scratch = seats.scratch()._replace(taken=np.zeros((capacity, L.MAX_PLAYERS), np.uint64))
-        rows = seats.play(games, seed, first, count, sides, rounds, scratch)
-        if rows >= 0:
-            return sides[:rows], rounds[:rows], scratch.taken[:rows, :rules.n_sides]
-        capacity *= 4
-
-
 def check_replayable(root, stored) -> None:
     """Refuse to play a stored run again when it plays user strategies (its
     strategies are code; a run is data): such runs store their taken columns
@@ -91,7 +75,7 @@ def replay(run, b: int, rows) -> dict[str, np.ndarray]:
     if seats is None:
         seats = run._taken_seats = seats_of_run(run.root, run.stored)
     first, count = spec.batch_range(b)
-    _, rounds, taken = play_units(seats, spec.games, spec.seed, first, count)
+    _, rounds, taken = seats.play_rows(spec.games, spec.seed, first, count, piles=True)
     if spec.games:
         key = rounds[:, L.Q_GAME] * (1 << 20) + rounds[:, L.Q_ROUND]
         want = np.asarray(rows["game"], np.int64) * (1 << 20) + np.asarray(rows["round"], np.int64)
