@@ -19,8 +19,8 @@ _WHERE = {"captures_of": "moves", "legal_moves": "moves", "needs_compile": "batc
           "scratch": "batch", "simulate_games": "batch", "simulate_rounds": "batch",
           "simulate_units": "batch",
           "score_round": "scoring"}
-_MODULES = ("batch", "deals", "moves", "observe", "play", "position", "rng", "round", "scoring",
-            "search", "strategies", "users")
+_MODULES = ("batch", "deals", "moves", "net", "observe", "play", "position", "rng", "round", "scoring",
+            "search", "selfplay", "strategies", "users")
 __all__ = ["layout", "registry", *_MODULES, *_WHERE]
 
 

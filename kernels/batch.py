@@ -35,6 +35,7 @@ from . import users as U
 from .registry import BUILTINS, KINDS, USER, Lineup
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
 from .moves import W_SIZE
+from .net import fresh, no_net
 from .play import Kit, play_out
 from .position import POS_SIZE, Board
 from .round import play_units
@@ -57,6 +58,7 @@ class Scratch(NamedTuple):
     users: U.Users             # the run's user strategies (`users.context`)
     taken: np.ndarray          # uint64[rows, MAX_PLAYERS]: each side's pile at the end of each
                                # row's round, kept when it has rows (`scopa_sim.runs.taken`)
+    net: tuple                 # the run's networks and their scratch (a `net.Net`)
 
     def board(self, pos=None, deck=None):
         """The scratch's position arrays as a `position.Board`, on `pos` and
@@ -66,13 +68,14 @@ class Scratch(NamedTuple):
 
     def kit(self, rules):
         """The scratch's decision scratch, with the rules vector, as a `play.Kit`."""
-        return Kit(rules, self.rng, self.work, self.search, self.users)
+        return Kit(rules, self.rng, self.work, self.search, self.users, self.net)
 
 
-def scratch(functions=(), params=None, taken_rows=0):
+def scratch(functions=(), params=None, taken_rows=0, nets=None):
     """Fresh scratch arrays for one batch, with a users context for the
     run's user strategy `functions` and their rollout `params` (see
-    `users.context`), and room for `taken_rows` rows of captured cards."""
+    `users.context`), room for `taken_rows` rows of captured cards, and the
+    run's networks `nets` (a `net.Net`; none by default)."""
     return Scratch(rng=np.zeros(1, np.uint64), deck=np.zeros(N_CARDS, np.int64),
                    pos=np.zeros(POS_SIZE, np.uint64), work=np.zeros(W_SIZE, np.int64),
                    cards=np.zeros(MAX_MOVES, np.int64), takes=np.zeros(MAX_MOVES, np.uint64),
@@ -80,15 +83,17 @@ def scratch(functions=(), params=None, taken_rows=0):
                    out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
                    info=np.zeros(N_ROUND, np.int64), search=search_scratch(),
                    users=U.context(functions, params),
-                   taken=np.zeros((taken_rows, MAX_PLAYERS), np.uint64))
+                   taken=np.zeros((taken_rows, MAX_PLAYERS), np.uint64),
+                   net=no_net() if nets is None else fresh(nets))
 
 
-def kit(rules, rng=None, work=None, search=None, users=None):
+def kit(rules, rng=None, work=None, search=None, users=None, nets=None):
     """A Kit for the rules vector `rules`, fresh scratch where not given."""
     return Kit(rules=rules, rng=np.zeros(1, np.uint64) if rng is None else rng,
                work=np.zeros(W_SIZE, np.int64) if work is None else work,
                search=search_scratch() if search is None else search,
-               users=U.context() if users is None else users)
+               users=U.context() if users is None else users,
+               net=no_net() if nets is None else fresh(nets))
 
 
 @outlined

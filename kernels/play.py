@@ -20,8 +20,8 @@ by field):
            (scratch) and the log of its plays
     kit    a `Kit`: what a decision works with besides the position: the
            rules, the random state, the capture search's scratch, the
-           search strategies' scratch (`search.Search`) and the users
-           context (`users.Users`)
+           search strategies' scratch (`search.Search`), the users
+           context (`users.Users`) and the networks (`net.Net`)
 """
 from typing import NamedTuple
 
@@ -51,6 +51,8 @@ class Kit(NamedTuple):
     search: tuple              # the search strategies' scratch, a `search.Search` (None
                                # in a rollout's: it plays fast or user strategies only)
     users: tuple               # the run's user strategies, a `users.Users`
+    net: tuple                 # the run's networks and their scratch, a `net.Net` (None
+                               # in a rollout's)
 
 
 @spliced

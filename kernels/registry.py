@@ -24,7 +24,8 @@ class Param(NamedTuple):
     """A strategy parameter: `kind` is "number" (any finite number), "count"
     (a whole number 1..high), "whole" (a whole number 0..high), "flag" (0 or
     1), "strategy" (a fast strategy or a user one: its id), "non-negative" or
-    "fraction" (0..1)."""
+    "fraction" (0..1), "weights" (a network's weights file: the index of its
+    network in the run's, see `net`)."""
     name: str
     default: float
     kind: str = "number"
@@ -56,7 +57,7 @@ def lineup(strategies=None, params=None):
                   np.zeros((MAX_PLAYERS, N_PARAMS), np.float64) if params is None else params)
 
 
-RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC = range(9)
+RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC, NET = range(10)
 USER, MAX_USERS = 64, 6
 PYTHON = -2                 # a lineup's id for a seat whose strategy decides in Python
 KINDS = ("simple", "fast", "search")
@@ -114,6 +115,11 @@ BUILTINS = (
             "rollout solved exactly once the deck is out and at most `tail` cards are in hands "
             "(0: never) in searches from at most `reach` cards in hands and deck; exact endgame "
             "when nothing is hidden"),
+    Builtin("net", NET, "search",
+            (Param("weights", 0.0, "weights"), Param("endgame", 1.0, "flag")),
+            "a learned network's value of the position each move leaves, best first "
+            "(`weights`: a file `scopa-sim train` wrote; the shipped network by default); "
+            "exact endgame when nothing is hidden"),
 )
 NAMES = tuple(b.name for b in BUILTINS)
 assert all(b.id == i for i, b in enumerate(BUILTINS)), "ids are the records' positions"
@@ -153,6 +159,7 @@ P_USE_ENDGAME = slot("endgame", "pimc", "ismcts", "spimc")
 P_INFER = slot("infer", "pimc", "ismcts", "spimc")
 P_EXPLORATION = slot("exploration", "ismcts")
 P_TAIL, P_REACH = slot("tail", "spimc"), slot("reach", "spimc")
+P_WEIGHTS, P_NET_ENDGAME = slot("weights", "net"), slot("endgame", "net")
 P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = (
     slot(p, "endgame") for p in ("max_cards", "fallback", "deals", "deal_cards"))
 

@@ -221,7 +221,7 @@ def policy(strategy, seat, n, board, kit):
 def rollout(board, rules, rng, work, line, out, users):
     """Play the board's position out with lineup `line` (the rollout lineup,
     `roll_with`: fast or user strategies); score it into `out`."""
-    play_out(choose_fast, line, board, Kit(rules, rng, work, None, users), None)
+    play_out(choose_fast, line, board, Kit(rules, rng, work, None, users, None), None)
     score_into(board.pos, rules, out)
 
 

@@ -42,7 +42,7 @@ def playout(tail, side, board, rules, rng, work, line, users, solver):
     never); `side`'s round margin."""
     pos, out = board.pos, solver.out
     stop = tail if tail > 0 else NEVER
-    while play_out(choose_fast, line, board, Kit(rules, rng, work, None, users),
+    while play_out(choose_fast, line, board, Kit(rules, rng, work, None, users, None),
                    stop) == STOPPED:
         copy_into(solver.stack[0], pos)
         v = minimax(0, board.deck, side, -np.inf, np.inf, rules, work, solver, board)

@@ -18,7 +18,8 @@ strategy); each also plays user strategies.
 """
 from ._jit import outlined, spliced
 from .heuristics import choose_fast, choose_simple
-from .registry import ENDGAME, ISMCTS, PIMC, SPIMC
+from .net import net
+from .registry import ENDGAME, ISMCTS, NET, PIMC, SPIMC
 from .search import endgame, ismcts, pimc
 from .spimc import spimc
 
@@ -36,6 +37,8 @@ def choose(strategy, p, seat, n, board, kit):
         return endgame(p, seat, n, board, kit)
     if strategy == SPIMC:
         return spimc(p, seat, n, board, kit)
+    if strategy == NET:
+        return net(p, seat, n, board, kit)
     return choose_fast(strategy, p, seat, n, board, kit)
 
 

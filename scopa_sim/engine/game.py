@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import kernels
 from ..kernels import layout as L, position as P
-from . import schema
+from . import nets, schema
 from .cards import (Card, Move, card_name, card_with_alias, cards_of, mask_of, names,
                     parse_card, parse_cards)
 from .checks import MAX_SEED, SEED_SPAN, whole
@@ -500,6 +500,8 @@ class Round:
         if seats:
             scratch = scratch._replace(users=seats.context())
             scratch.users.scores[:len(scores)] = scores
+        if s.nets():
+            scratch = scratch._replace(net=nets.record(s.nets()))
         cards, takes, rng = scratch.cards, scratch.takes, scratch.rng
         n = kernels.legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
                                 scratch.work)

@@ -13,6 +13,7 @@ import functools
 import numpy as np
 
 from .. import kernels
+from . import nets
 from .cards import cards_of
 from ..kernels import registry, layout as L, position as P
 from ..kernels.play import FAULT, OVER
@@ -34,7 +35,7 @@ class Seats:
     def __init__(self, rules: Rules, strategies):
         self.rules = rules
         self.packed = packed(rules)
-        self.ids, self.params, self.seats, self.users = pack_strategies(strategies, rules)
+        self.ids, self.params, self.seats, self.users, self.nets = pack_strategies(strategies, rules)
         self.python = any(not u.jitted for u in self.users)
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
         ids = self.ids.copy()          # the Python round loop's: a Python strategy's seat is PYTHON
@@ -58,8 +59,12 @@ class Seats:
         return kernels.users.context(*self._slots())
 
     def scratch(self):
-        """Fresh kernel scratch with this users context."""
-        return kernels.scratch(*self._slots())
+        """Fresh kernel scratch with this users context and these networks."""
+        return kernels.scratch(*self._slots(), nets=self.net_record())
+
+    def net_record(self):
+        """The networks the seats play, as the kernel takes them (None: none)."""
+        return nets.record(self.nets) if self.nets else None
 
     def name(self, strategy: int) -> str:
         """A strategy id as the run names it."""

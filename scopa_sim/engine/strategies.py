@@ -67,12 +67,25 @@ class Strategy:
         own = [self.spec] if isinstance(self.spec, UserSpec) else []
         return own + [v for _, v in self.values if isinstance(v, UserSpec)]
 
+    def nets(self) -> list:
+        """The networks this one plays (`nets.Weights`): the shipped one
+        where `weights` is left at its default."""
+        from . import nets        # the kernels' net module (Numba) only where a net plays
+        return [nets.resolve(v) for p, (_, v) in zip(self.spec.declared, self.values)
+                if p.kind == "weights"]
+
     def vector(self, slots: dict | None = None) -> np.ndarray:
         """The kernel's parameter row; a user rollout is given its id from
-        `slots` (UserSpec -> slot in the run's users context)."""
+        `slots` (UserSpec -> slot in the run's users context), a network its
+        index among the run's (Weights -> index; the only one, 0, without)."""
         v = np.zeros(layout.N_PARAMS, np.float64)
-        for i, (_, x) in enumerate(self.values):
-            v[i] = registry.USER + slots[x] if isinstance(x, UserSpec) else x
+        for i, (p, (_, x)) in enumerate(zip(self.spec.declared, self.values)):
+            if isinstance(x, UserSpec):
+                v[i] = registry.USER + slots[x]
+            elif p.kind == "weights":
+                v[i] = slots[self.nets()[0]] if slots else 0
+            else:
+                v[i] = x
         return v
 
     def __str__(self) -> str:
@@ -86,6 +99,8 @@ def param_text(p: Param, v) -> str:
     that reads back as exactly v."""
     if isinstance(v, UserSpec):
         return v.text
+    if p.kind == "weights":
+        return getattr(v, "text", "") or "shipped"
     if p.kind == "strategy":
         return registry.NAMES[int(v)]
     short = format(v, "g")
@@ -148,6 +163,9 @@ def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec])
             raise ValueError(f"parameter {p.name} of {strategy} names a fast strategy "
                              f"({', '.join(FAST_NAMES)}) or a jitted user strategy PATH.py:NAME")
         return float(registry.NAMES.index(text))
+    if p.kind == "weights":
+        from . import nets        # see Strategy.nets
+        return 0.0 if text in ("", "shipped") else nets.load(text)
     try:
         return float(text)
     except ValueError:
@@ -166,6 +184,10 @@ def _check_value(strategy: str, p: Param, value) -> None:
             return
         if value not in [registry.NAMES.index(name) for name in FAST_NAMES]:
             raise ValueError(f"{where} names a fast strategy: {', '.join(FAST_NAMES)}")
+        return
+    if p.kind == "weights":
+        if value != 0 and type(value).__name__ != "Weights":
+            raise ValueError(f"{where} is a weights file (PATH.npz) or shipped, not {value!r}")
         return
     if (isinstance(value, (bool, np.bool_))
             or not isinstance(value, (int, float, np.integer, np.floating))
@@ -228,17 +250,23 @@ def user_slots(seats) -> list[UserSpec]:
     return found
 
 
+def net_slots(seats) -> list:
+    """The distinct networks the seats play (`nets.Weights`), in index order."""
+    return list(dict.fromkeys(w for s in seats for w in s.nets()))
+
+
 def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Strategy],
-                                                list[UserSpec]]:
+                                                list[UserSpec], list]:
     """Strategy ids and parameter rows per seat (see `seats_of`), the seats,
-    and the user strategies in slot order (`user_slots`)."""
+    the user strategies in slot order (`user_slots`) and the networks in
+    index order (`net_slots`)."""
     seats = seats_of(strategies, rules)
-    users = user_slots(seats)
-    slots = {u: k for k, u in enumerate(users)}
+    users, nets = user_slots(seats), net_slots(seats)
+    slots = {**{u: k for k, u in enumerate(users)}, **{w: k for k, w in enumerate(nets)}}
     strategy_ids = np.zeros(layout.MAX_PLAYERS, np.int64)
     params = np.zeros((layout.MAX_PLAYERS, layout.N_PARAMS), np.float64)
     for i, s in enumerate(seats):
         strategy_ids[i] = (registry.USER + slots[s.spec] if isinstance(s.spec, UserSpec)
                            else s.spec.id)
         params[i] = s.vector(slots)
-    return strategy_ids, params, seats, users
+    return strategy_ids, params, seats, users, nets

@@ -1,0 +1,243 @@
+"""net: a learned player. A small network values the position each legal move
+leaves (its afterstate, from the mover's side), and the move of highest value
+is played (the first on a tie); no random number is drawn. When nothing is
+hidden any more it plays the exact endgame, as the searches do.
+
+The afterstate, seen by the mover only (no hidden card), is `A_SIZE` whole
+numbers (`after`, one per AFTER_FIELDS name)::
+
+    hand, table, mine, theirs     card sets: the mover's hand, the table, its
+                                  side's pile, the other sides' piles (union)
+    scopas_mine, scopas_theirs    its side's scopas, the other sides' (sum)
+    deck_left                     cards still to be dealt
+    hand_size, next_hand          cards in its hand, in the next seat's
+    last                          last capturer: 0 nobody, 1 its side, 2 another
+    next_partner                  1 if the next seat is on its side
+
+The network's input is that afterstate as F_SIZE zeros and ones
+(FEATURE_FIELDS: a bit per card of each set, one of a count's slots, capped
+at the last), so the first layer is a sum of its rows over the ones::
+
+    value = w3 . relu(w2' relu(w1' x + b1) + b2) + b3     (float32)
+    x: F_SIZE    w1: F_SIZE x H1    w2: H1 x H2    w3: H2
+
+The rows the moves share (the other sides' piles and scopas, the mover's
+pile before the move, the deck, the next seat) are summed once per decision
+(`shared_rows`), each move adds its own (`own_rows`). `Net` holds the
+weights of one or more networks stacked on a leading axis (a seat's
+`weights` parameter is its index) and the decision's scratch.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from ._jit import kernel, spliced
+from .bits import ONE, lowest, popcount
+from .layout import MAX_MOVES, N_CARDS, R_PLAYERS, R_SIDES, R_TEAM, slots
+from .moves import clears_for_scopa
+from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, is_last_play
+from .registry import P_NET_ENDGAME, P_WEIGHTS
+from .search import solve_if_open
+
+AFTER_FIELDS = ("hand", "table", "mine", "theirs", "scopas_mine", "scopas_theirs",
+                "deck_left", "hand_size", "next_hand", "last", "next_partner")
+A_SIZE = len(AFTER_FIELDS)
+(A_HAND, A_TABLE, A_MINE, A_THEIRS, A_SCOPAS_MINE, A_SCOPAS_THEIRS, A_DECK_LEFT, A_HAND_SIZE,
+ A_NEXT_HAND, A_LAST, A_NEXT_PARTNER) = range(A_SIZE)
+
+FEATURE_FIELDS = (("hand", N_CARDS), ("table", N_CARDS), ("mine", N_CARDS), ("theirs", N_CARDS),
+                  ("scopas_mine", 8), ("scopas_theirs", 8), ("deck_left", N_CARDS + 1),
+                  ("hand_size", 11), ("next_hand", 11), ("last", 3), ("next_partner", 1))
+_F, F_SIZE = slots(FEATURE_FIELDS)            # F_SIZE: 243
+(F_HAND, F_TABLE, F_MINE, F_THEIRS, F_SCOPAS_MINE, F_SCOPAS_THEIRS, F_DECK_LEFT, F_HAND_SIZE,
+ F_NEXT_HAND, F_LAST, F_NEXT_PARTNER) = (_F[name] for name, _ in FEATURE_FIELDS)
+WIDTH = {name: size for name, size in FEATURE_FIELDS}
+
+
+class Net(NamedTuple):
+    """Networks stacked on axis 0 (float32), and one decision's scratch."""
+    w1: np.ndarray             # [models, F_SIZE, H1]
+    b1: np.ndarray             # [models, H1]
+    w2: np.ndarray             # [models, H1, H2]
+    b2: np.ndarray             # [models, H2]
+    w3: np.ndarray             # [models, H2]
+    b3: np.ndarray             # [models]
+    base: np.ndarray           # [H1]: the first layer's sum over the shared rows
+    z: np.ndarray              # [H1]: one move's first layer
+    z2: np.ndarray             # [H2]: its second layer
+    after: np.ndarray          # int64[A_SIZE]: its afterstate
+    values: np.ndarray         # float32[MAX_MOVES]: each move's value
+
+
+def net_record(w1, b1, w2, b2, w3, b3):
+    """A Net of these stacked weights (float32) with fresh scratch."""
+    h1, h2 = w1.shape[2], w2.shape[2]
+    f32 = np.float32
+    w1, b1, w2, b2, w3, b3 = (np.asarray(w, f32) for w in (w1, b1, w2, b2, w3, b3))
+    return Net(w1, b1, w2, b2, w3, b3, np.zeros(h1, f32), np.zeros(h1, f32), np.zeros(h2, f32),
+               np.zeros(A_SIZE, np.int64), np.zeros(MAX_MOVES, f32))
+
+
+def fresh(net):
+    """`net`'s weights (shared, read only) with fresh scratch: each batch
+    its own."""
+    return net_record(*net[:6])
+
+
+def no_net():
+    """A Net with no network in it: the scratch of a run that plays none."""
+    f32 = np.float32
+    return net_record(np.zeros((0, F_SIZE, 1), f32), np.zeros((0, 1), f32),
+                      np.zeros((0, 1, 1), f32), np.zeros((0, 1), f32), np.zeros((0, 1), f32),
+                      np.zeros(0, f32))
+
+
+@kernel
+def after(pos, rules, seat, card, take, a):
+    """The afterstate of `seat` playing `card` taking `take` (0: a trail)
+    into `a` (see the module docstring): the move without the next deal."""
+    side = rules[R_TEAM + seat]
+    card_set = ONE << np.uint64(card)
+    hand = pos[HAND + seat] ^ card_set
+    table = pos[TABLE]
+    mine = pos[PILE + side]
+    scopas = np.int64(pos[SCOPAS + side])
+    theirs = np.uint64(0)
+    scopas_theirs = np.int64(0)
+    for t in range(rules[R_SIDES]):
+        if t != side:
+            theirs |= pos[PILE + t]
+            scopas_theirs += np.int64(pos[SCOPAS + t])
+    last = np.int64(0)
+    if pos[LAST]:
+        last = 1 if rules[R_TEAM + np.int64(pos[LAST]) - 1] == side else 2
+    if take:
+        if clears_for_scopa(table, take, card, is_last_play(pos), rules):
+            scopas += 1
+        table ^= take
+        mine |= take | card_set
+        last = 1
+    else:
+        table |= card_set
+    nxt = seat + 1 if seat + 1 < rules[R_PLAYERS] else 0
+    a[A_HAND], a[A_TABLE] = np.int64(hand), np.int64(table)
+    a[A_MINE], a[A_THEIRS] = np.int64(mine), np.int64(theirs)
+    a[A_SCOPAS_MINE], a[A_SCOPAS_THEIRS] = scopas, scopas_theirs
+    a[A_DECK_LEFT] = N_CARDS - np.int64(pos[DECK])
+    a[A_HAND_SIZE] = popcount(hand)
+    a[A_NEXT_HAND] = popcount(pos[HAND + nxt])
+    a[A_LAST] = last
+    a[A_NEXT_PARTNER] = 1 if rules[R_TEAM + nxt] == side else 0
+
+
+@kernel
+def add_row(z, w1, row):
+    """z += w1[row]."""
+    for j in range(z.shape[0]):
+        z[j] += w1[row, j]
+
+
+@kernel
+def add_cards(z, w1, at, cards):
+    """z += w1[at + card] for each card of the set `cards` (int64)."""
+    m = np.uint64(cards)
+    while m:
+        add_row(z, w1, at + lowest(m))
+        m &= m - ONE
+
+
+@kernel
+def add_count(z, w1, at, width, count):
+    """z += w1[at + count], the count capped at the field's last slot."""
+    add_row(z, w1, at + min(count, width - 1))
+
+
+@kernel
+def shared_rows(z, w1, b1, a, mine_before):
+    """z = b1 + the rows every move of a decision shares (afterstate `a` of
+    any of its moves; `mine_before` the mover's pile before it)."""
+    for j in range(z.shape[0]):
+        z[j] = b1[j]
+    add_cards(z, w1, F_THEIRS, a[A_THEIRS])
+    add_cards(z, w1, F_MINE, mine_before)
+    add_count(z, w1, F_SCOPAS_THEIRS, 8, a[A_SCOPAS_THEIRS])
+    add_count(z, w1, F_DECK_LEFT, N_CARDS + 1, a[A_DECK_LEFT])
+    add_count(z, w1, F_NEXT_HAND, 11, a[A_NEXT_HAND])
+    if a[A_NEXT_PARTNER]:
+        add_row(z, w1, F_NEXT_PARTNER)
+
+
+@kernel
+def own_rows(z, w1, a, mine_before):
+    """z += the rows of afterstate `a` that depend on its move."""
+    add_cards(z, w1, F_HAND, a[A_HAND])
+    add_cards(z, w1, F_TABLE, a[A_TABLE])
+    add_cards(z, w1, F_MINE, a[A_MINE] & ~mine_before)
+    add_count(z, w1, F_SCOPAS_MINE, 8, a[A_SCOPAS_MINE])
+    add_count(z, w1, F_HAND_SIZE, 11, a[A_HAND_SIZE])
+    add_row(z, w1, F_LAST + a[A_LAST])
+
+
+@kernel
+def head(z, z2, w2, b2, w3, b3):
+    """The value of first layer `z` (before its relu): the layers above it.
+    The second layer adds a row of w2 per positive unit (a loop LLVM
+    vectorises without reordering any sum)."""
+    for j in range(z2.shape[0]):
+        z2[j] = b2[j]
+    for i in range(z.shape[0]):
+        h = z[i]
+        if h > 0:
+            for j in range(z2.shape[0]):
+                z2[j] += h * w2[i, j]
+    v = b3
+    for j in range(z2.shape[0]):
+        if z2[j] > 0:
+            v += z2[j] * w3[j]
+    return v
+
+
+@kernel
+def move_values(net, model, pos, rules, seat, n, cards, takes):
+    """Each legal move's value into net.values[:n]."""
+    w1, a, base, z = net.w1[model], net.after, net.base, net.z
+    mine_before = np.int64(pos[PILE + rules[R_TEAM + seat]])
+    after(pos, rules, seat, cards[0], takes[0], a)
+    shared_rows(base, w1, net.b1[model], a, mine_before)
+    for i in range(n):
+        after(pos, rules, seat, cards[i], takes[i], a)
+        for j in range(z.shape[0]):
+            z[j] = base[j]
+        own_rows(z, w1, a, mine_before)
+        net.values[i] = head(z, net.z2, net.w2[model], net.b2[model], net.w3[model],
+                             net.b3[model])
+
+
+@kernel
+def best_value(values, n):
+    """The index of the highest of values[:n] (the first on a tie)."""
+    best = 0
+    for i in range(1, n):
+        if values[i] > values[best]:
+            best = i
+    return best
+
+
+@kernel
+def pick_net(model, seat, n, pos, rules, cards, takes, net):
+    """The move of highest value by network `model`; 0 if it is the only one."""
+    if n == 1:
+        return 0
+    move_values(net, model, pos, rules, seat, n, cards, takes)
+    return best_value(net.values, n)
+
+
+@spliced
+def net(p, seat, n, board, kit):
+    """The net strategy (see the module docstring): the exact endgame once
+    nothing is hidden (with `endgame`), else the network's best move."""
+    exact = solve_if_open(p[P_NET_ENDGAME], seat, n, board, kit)
+    if exact >= 0:
+        return exact
+    return pick_net(np.int64(p[P_WEIGHTS]), seat, n, board.pos, kit.rules, board.cards,
+                    board.takes, kit.net)

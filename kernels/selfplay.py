@@ -1,0 +1,104 @@
+"""Self-play samples for training the net strategy (`scopa_sim.study.train`).
+
+Rounds are dealt as a run's are (round u of run `seed` from its streams) and
+played by a lineup, each decision replaced by a random legal move with
+probability `explore`. At every decision the network would make (two moves or
+more, the deck not out), each legal move gives one sample: its afterstate
+(`net.after`, what the mover sees) and its target, the mover's side's round
+margin when the round is played on from it by the `rollout` lineup, in the
+true deal (hidden cards included: the target may see them, the network
+never does). Every move of a decision is played on from the same random
+state (common random numbers), so their targets differ by the moves alone::
+
+    samples.after[row]     int64[A_SIZE]: the afterstate
+    samples.target[row]    float32: its rollout margin
+    samples.decision[row]  int64: the decision (unit << 6 | play), shared by its moves
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from ._jit import outlined
+from .bits import ix
+from .layout import N_CARDS, N_SIDE, MAX_PLAYERS, R_PLAYERS, R_SIDES, R_TEAM
+from .moves import legal_moves
+from .net import after
+from .play import OVER, Kit, play_at, play_out
+from .position import DECK, HAND, PLAYS, TABLE, TURN, Board, board, is_over, \
+    play_move, start_round
+from .rng import below, next_u64, stream
+from .round import deal_round
+from .search import copy_into, margin, score_into
+from .strategies import choose
+
+
+class Samples(NamedTuple):
+    """Where the samples go (see the module docstring)."""
+    after: np.ndarray          # int64[rows, A_SIZE]
+    target: np.ndarray         # float32[rows]
+    decision: np.ndarray       # int64[rows]
+
+
+class Rollout(NamedTuple):
+    """A rollout's own board, random state and scores."""
+    board: Board
+    rng: np.ndarray            # uint64[1]
+    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]
+
+
+def rollout_scratch():
+    """Fresh rollout scratch."""
+    return Rollout(board(), np.zeros(1, np.uint64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16))
+
+
+def samples(rows, size):
+    """Room for `rows` samples (`size`: net.A_SIZE)."""
+    return Samples(np.zeros((rows, size), np.int64), np.zeros(rows, np.float32),
+                   np.zeros(rows, np.int64))
+
+
+@outlined
+def self_play(seed, first, count, rules, lineup, rollout, explore, out, scratch, roll):
+    """Play rounds first..first+count-1 of run `seed` (a `batch.Scratch`'s
+    arrays), writing each sampled decision's moves into `out` (a `Samples`;
+    a decision that would not fit is skipped); the number of rows written,
+    or -2 if a strategy failed."""
+    pos, deck, rng = scratch.pos, scratch.deck, scratch.rng
+    play = Board(pos, deck, scratch.cards, scratch.takes, scratch.log)
+    kit = Kit(rules, rng, scratch.work, scratch.search, scratch.users, scratch.net)
+    roll_kit = Kit(rules, roll.rng, scratch.work, scratch.search, scratch.users, scratch.net)
+    rows = out.target.shape[0]
+    row = 0
+    for k in range(count):
+        u = first + k
+        deal_round(seed, u, 0, deck, rng)
+        start_round(pos, deck, u % rules[R_PLAYERS], rules)
+        while not is_over(pos):
+            seat = np.int64(pos[TURN])
+            side = rules[R_TEAM + seat]
+            m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, play.cards, play.takes,
+                            kit.work)
+            if m > 1 and pos[DECK] < N_CARDS and row + m <= rows:
+                key = next_u64(rng)
+                for i in range(m):
+                    after(pos, rules, seat, play.cards[i], play.takes[i], out.after[row])
+                    copy_into(roll.board.pos, pos)
+                    copy_into(roll.board.deck, deck)
+                    play_move(roll.board.pos, roll.board.deck, rules, play.cards[i],
+                              play.takes[i])
+                    stream(key, 0, roll.rng)
+                    if play_out(choose, rollout, roll.board, roll_kit, None) != OVER:
+                        return -2
+                    score_into(roll.board.pos, rules, roll.out)
+                    out.target[row] = margin(roll.out, side, rules[R_SIDES])
+                    out.decision[row] = (u << 6) | np.int64(pos[PLAYS])
+                    row += 1
+            if explore > 0 and m > 1 and below(rng, 1 << 20) < explore * (1 << 20):
+                i = below(rng, m)
+            else:
+                strategy = lineup.strategies[ix(seat)]
+                i = choose(strategy, lineup.params[ix(seat)], seat, m, play, kit)
+                if i < 0 or i >= m:
+                    return -2
+            play_at(play, rules, i)
+    return row

@@ -1,0 +1,142 @@
+"""The `net` strategy's networks: weights files, the shipped one, and the
+kernel's record of a run's networks.
+
+A weights file is a NumPy `.npz` (read without pickles) of six float32 arrays
+and a JSON text::
+
+    w1 [F, H1]   b1 [H1]   w2 [H1, H2]   b2 [H2]   w3 [H2]   b3 [1]
+    meta         {"format": FORMAT, "features": F, "preset": ..., ...}
+
+F is the kernel's afterstate width (`kernels.net.F_SIZE`); `scopa-sim train`
+writes them (`study.train`). A file is known by the sha256 of its bytes: a
+stored run records the sha256 of every network that played, and resuming it
+with a changed file is refused.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .. import data
+from ..kernels.net import F_SIZE, net_record
+
+FORMAT = "scopa-sim-net/1"
+SHIPPED = "net-scopa.npz"                 # the package's network (`data`), 2-player scopa
+NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+MAX_WIDTH = 2048
+
+
+class WeightsError(ValueError):
+    """A weights file that cannot be read, or is not a network of ours."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A network: as written (`text`: "" for the shipped one), its file's
+    sha256, its arrays and what its file says of it (`meta`)."""
+    text: str
+    sha256: str
+    arrays: tuple = field(compare=False, repr=False)
+    meta: dict = field(compare=False, repr=False, hash=False)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The hidden widths (H1, H2)."""
+        return self.arrays[0].shape[1], self.arrays[2].shape[1]
+
+
+def load(text: str | Path) -> Weights:
+    """The network in file `text` (a path); WeightsError in one line."""
+    path = Path(str(text)).expanduser()
+    if not path.is_file():
+        raise WeightsError(f"network weights {text}: no such file")
+    raw = path.read_bytes()
+    return _parse(str(text), raw, path)
+
+
+@functools.lru_cache(maxsize=1)
+def shipped() -> Weights:
+    """The network shipped inside the package (2-player scopa)."""
+    path = data.path(SHIPPED)
+    return _parse("", path.read_bytes(), path)
+
+
+def resolve(value) -> Weights:
+    """A `weights` parameter's value as a network: 0 is the shipped one."""
+    return value if isinstance(value, Weights) else shipped()
+
+
+def _parse(text: str, raw: bytes, path: Path) -> Weights:
+    where = f"network weights {text or path}"
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            found = {k: f[k] for k in f.files}
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
+        raise WeightsError(f"{where}: not a weights file (.npz) of scopa-sim train "
+                           f"({type(e).__name__})") from None
+    missing = [k for k in (*NAMES, "meta") if k not in found]
+    if missing:
+        raise WeightsError(f"{where}: no {', '.join(missing)}: not a weights file of "
+                           f"scopa-sim train")
+    try:
+        meta = json.loads(str(found["meta"]))
+    except ValueError:
+        meta = None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise WeightsError(f"{where}: its meta is not {FORMAT}'s (written by another "
+                           f"scopa-sim?)")
+    arrays = tuple(found[k] for k in NAMES)
+    check_shapes(arrays, where)
+    return Weights(text, hashlib.sha256(raw).hexdigest(),
+                   tuple(np.ascontiguousarray(a, np.float32) for a in arrays), meta)
+
+
+def check_shapes(arrays, where: str) -> None:
+    """Refuse arrays that are not a network of the kernel's shape, or not finite."""
+    w1, b1, w2, b2, w3, b3 = arrays
+    if w1.ndim != 2 or w1.shape[0] != F_SIZE or not 0 < w1.shape[1] <= MAX_WIDTH:
+        raise WeightsError(f"{where}: w1 has shape {w1.shape}, not ({F_SIZE}, H1) "
+                           f"(a network of another version?)")
+    h1 = w1.shape[1]
+    if w2.ndim != 2 or w2.shape[0] != h1 or not 0 < w2.shape[1] <= MAX_WIDTH:
+        raise WeightsError(f"{where}: w2 has shape {w2.shape}, not ({h1}, H2)")
+    h2 = w2.shape[1]
+    for name, a, shape in (("b1", b1, (h1,)), ("b2", b2, (h2,)), ("w3", w3, (h2,)),
+                           ("b3", b3, (1,))):
+        if a.shape != shape:
+            raise WeightsError(f"{where}: {name} has shape {a.shape}, not {shape}")
+    for name, a in zip(NAMES, arrays):
+        if a.dtype.kind != "f" or not np.isfinite(a).all():
+            raise WeightsError(f"{where}: {name} is not all finite numbers")
+
+
+def save(path: Path, arrays, meta: dict) -> str:
+    """Write a weights file (float32 arrays w1..b3 and `meta`); its sha256."""
+    arrays = tuple(np.ascontiguousarray(a, np.float32) for a in arrays)
+    check_shapes(arrays, f"network weights {path}")
+    path = Path(path)
+    with path.open("wb") as f:
+        np.savez(f, **dict(zip(NAMES, arrays)),
+                 meta=np.array(json.dumps({**meta, "format": FORMAT, "features": F_SIZE},
+                                          sort_keys=True)))
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def record(weights: list[Weights]):
+    """The kernel's `Net` of these networks, in this order (a seat's
+    `weights` parameter is the index); they must have one shape."""
+    if not weights:
+        return None
+    shapes = {w.shape for w in weights}
+    if len(shapes) > 1:
+        raise WeightsError(f"the networks of one run must have one shape: "
+                           f"{', '.join(w.text or 'the shipped one' for w in weights)} have "
+                           f"{', '.join(map(str, sorted(shapes)))}")
+    return net_record(*(np.stack([w.arrays[k] for w in weights]) for k in range(5)),
+                      np.concatenate([w.arrays[5] for w in weights]))
