@@ -57,7 +57,7 @@ def lineup(strategies=None, params=None):
                   np.zeros((MAX_PLAYERS, N_PARAMS), np.float64) if params is None else params)
 
 
-RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC, NET = range(10)
+RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC, NET, NETSEARCH = range(11)
 USER, MAX_USERS = 64, 6
 PYTHON = -2                 # a lineup's id for a seat whose strategy decides in Python
 KINDS = ("simple", "fast", "search")
@@ -69,6 +69,9 @@ COUNTED = WORTH + (Param("sweep", 2000.0), Param("seven", 1200.0),      # counte
 # search strategies: how far a deal of the unseen cards is believed less when
 # it gives a seat a card it trailed beside this deal (search.determinize_inferred)
 INFER = Param("infer", 0.5, "fraction")
+SPIMC_PARAMS = (Param("samples", 400.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
+                Param("endgame", 1.0, "flag"), INFER, Param("tail", 6.0, "whole", 40),
+                Param("reach", 18.0, "count", 40))
 BUILTINS = (
     Builtin("random", RANDOM, "simple", (),
             "uniform over all legal moves (a move is a card and a capture set)"),
@@ -106,10 +109,7 @@ BUILTINS = (
             "in hands); with `deals`, once the deck is out and at most `deal_cards` are in "
             "hands, the best mean exact margin over that many sampled deals of the hidden "
             "cards; the `fallback` strategy before"),
-    Builtin("spimc", SPIMC, "search",
-            (Param("samples", 400.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
-             Param("endgame", 1.0, "flag"), INFER, Param("tail", 6.0, "whole", 40),
-             Param("reach", 18.0, "count", 40)),
+    Builtin("spimc", SPIMC, "search", SPIMC_PARAMS,
             "pimc's rollouts (`samples` per legal move) spent by sequential halving: rounds "
             "that each drop the worse half of the moves (all on the same sampled deals); each "
             "rollout solved exactly once the deck is out and at most `tail` cards are in hands "
@@ -120,6 +120,10 @@ BUILTINS = (
             "a learned network's value of the position each move leaves, best first "
             "(`weights`: a file `scopa-sim train` wrote; the shipped network by default); "
             "exact endgame when nothing is hidden"),
+    Builtin("netsearch", NETSEARCH, "search", SPIMC_PARAMS + (
+                Param("keep", 3.0, "count", 100), Param("weights", 0.0, "weights")),
+            "spimc over the `keep` moves the net values best (the network of `weights`), "
+            "its rollouts spent on those alone"),
 )
 NAMES = tuple(b.name for b in BUILTINS)
 assert all(b.id == i for i, b in enumerate(BUILTINS)), "ids are the records' positions"
@@ -152,14 +156,16 @@ P_SWEEP, P_SEVEN, P_COIN_EXPOSED, P_SETTEBELLO_EXPOSED = (
 # reply: what the next player takes by matching a rank, times its worth
 P_MATCH, P_PAIR = slot("match", "reply"), slot("pair", "reply")
 # search strategies (spimc reads pimc's)
-P_SAMPLES = slot("samples", "pimc", "spimc")
+P_SAMPLES = slot("samples", "pimc", "spimc", "netsearch")
 P_ITERATIONS = slot("iterations", "ismcts")
-P_ROLLOUT = slot("rollout", "pimc", "ismcts", "spimc")
-P_USE_ENDGAME = slot("endgame", "pimc", "ismcts", "spimc")
-P_INFER = slot("infer", "pimc", "ismcts", "spimc")
+P_ROLLOUT = slot("rollout", "pimc", "ismcts", "spimc", "netsearch")
+P_USE_ENDGAME = slot("endgame", "pimc", "ismcts", "spimc", "netsearch")
+P_INFER = slot("infer", "pimc", "ismcts", "spimc", "netsearch")
 P_EXPLORATION = slot("exploration", "ismcts")
-P_TAIL, P_REACH = slot("tail", "spimc"), slot("reach", "spimc")
+P_TAIL, P_REACH = slot("tail", "spimc", "netsearch"), slot("reach", "spimc", "netsearch")
 P_WEIGHTS, P_NET_ENDGAME = slot("weights", "net"), slot("endgame", "net")
+# netsearch (spimc reads them too: 0 in its rows, no pruning)
+P_KEEP, P_SEARCH_WEIGHTS = slot("keep", "netsearch"), slot("weights", "netsearch")
 P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = (
     slot(p, "endgame") for p in ("max_cards", "fallback", "deals", "deal_cards"))
 

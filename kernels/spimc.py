@@ -19,6 +19,10 @@ so it is used only in searches from at most `reach` cards (hands and
 undealt deck) from the end of the round. With `endgame`, the root is solved exactly
 once nothing is hidden (as pimc); deals are weighed by `infer` (as pimc).
 
+netsearch is spimc over the `keep` root moves the net values best
+(`net.move_values`), its budget `samples` times `keep`; spimc's rows hold 0
+there, which keeps every move.
+
 Scratch: pimc's (the kit's `search.Search`), and its `alive` list of the
 surviving root moves.
 """
@@ -26,7 +30,9 @@ import numpy as np
 
 from ._jit import kernel, spliced
 from .heuristics import choose_fast
-from .registry import P_INFER, P_REACH, P_ROLLOUT, P_SAMPLES, P_TAIL, P_USE_ENDGAME
+from .net import move_values
+from .registry import (
+    P_INFER, P_KEEP, P_REACH, P_ROLLOUT, P_SAMPLES, P_SEARCH_WEIGHTS, P_TAIL, P_USE_ENDGAME)
 from .layout import N_CARDS, R_SIDES, R_TEAM
 from .play import NEVER, STOPPED, Kit, play_out
 from .position import DECK, hand_cards, play_move
@@ -53,6 +59,30 @@ def playout(tail, side, board, rules, rng, work, line, users, solver):
     return float(margin(out, side, rules[R_SIDES]))
 
 
+@kernel
+def best_of(values, n, keep, at):
+    """The indices of the `keep` highest of values[:n] into at[:keep], in
+    index order (a tie: the lower index first); `keep`."""
+    for k in range(keep):                           # selection: keep is small
+        best = -1
+        for i in range(n):
+            taken = False
+            for j in range(k):
+                if at[j] == i:
+                    taken = True
+            if not taken and (best < 0 or values[i] > values[best]):
+                best = i
+        at[k] = best
+    for k in range(1, keep):                        # then by index
+        i = at[k]
+        j = k
+        while j > 0 and at[j - 1] > i:
+            at[j] = at[j - 1]
+            j -= 1
+        at[j] = i
+    return keep
+
+
 @spliced
 def spimc(p, seat, n, board, kit):
     """Sequential halving over the root moves on shared sampled deals, each
@@ -67,15 +97,20 @@ def spimc(p, seat, n, board, kit):
     tail = np.int64(p[P_TAIL])
     if hand_cards(pos, rules) + N_CARDS - np.int64(pos[DECK]) > p[P_REACH]:
         tail = 0                                    # too far from the end to pay for it
-    budget = np.int64(p[P_SAMPLES]) * n
     side = rules[R_TEAM + seat]
-    rounds = 0
-    while (1 << rounds) < n:
-        rounds += 1
-    alive = n
     for i in range(n):
         totals[i] = 0.0
         alive_at[i] = i
+    alive = n
+    keep = np.int64(p[P_KEEP])
+    if 0 < keep < n:                                # netsearch: the net's best `keep` only
+        move_values(kit.net, np.int64(p[P_SEARCH_WEIGHTS]), pos, rules, seat, n, board.cards,
+                    board.takes)
+        alive = best_of(kit.net.values, n, keep, alive_at)
+    budget = np.int64(p[P_SAMPLES]) * alive
+    rounds = 0
+    while (1 << rounds) < alive:
+        rounds += 1
     for r in range(rounds):
         samples = max(1, budget // (rounds * alive))
         for _ in range(samples):

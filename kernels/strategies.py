@@ -19,7 +19,7 @@ strategy); each also plays user strategies.
 from ._jit import outlined, spliced
 from .heuristics import choose_fast, choose_simple
 from .net import net
-from .registry import ENDGAME, ISMCTS, NET, PIMC, SPIMC
+from .registry import ENDGAME, ISMCTS, NET, NETSEARCH, PIMC, SPIMC
 from .search import endgame, ismcts, pimc
 from .spimc import spimc
 
@@ -35,7 +35,7 @@ def choose(strategy, p, seat, n, board, kit):
         return ismcts(p, seat, n, board, kit)
     if strategy == ENDGAME:
         return endgame(p, seat, n, board, kit)
-    if strategy == SPIMC:
+    if strategy == SPIMC or strategy == NETSEARCH:
         return spimc(p, seat, n, board, kit)
     if strategy == NET:
         return net(p, seat, n, board, kit)

@@ -10,6 +10,7 @@
     advise     advise
     records    record, review
     almanac    almanac
+    train      train (the net strategy's network)
 
 Results go to stdout, progress and errors to stderr. Modules import click
 only; each command imports numba, pandas or pyarrow when it runs, so help
@@ -159,8 +160,8 @@ def _guarded(callback):
 
 def _register() -> None:
     # imported when the command runs: help and listings stay light
-    from . import advise, almanac, analysis, listings, records, simulate
-    for module in (simulate, listings, analysis, advise, records, almanac):
+    from . import advise, almanac, analysis, listings, records, simulate, train
+    for module in (simulate, listings, analysis, advise, records, almanac, train):
         for command in module.COMMANDS:
             command.callback = _guarded(command.callback)
             main.add_command(command)

@@ -75,7 +75,10 @@ def resolve(value) -> Weights:
 def _parse(text: str, raw: bytes, path: Path) -> Weights:
     where = f"network weights {text or path}"
     try:
-        with np.load(path, allow_pickle=False) as f:
+        f = np.load(path, allow_pickle=False)
+        if not isinstance(f, np.lib.npyio.NpzFile):
+            raise ValueError("one array, not an .npz")
+        with f:
             found = {k: f[k] for k in f.files}
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
         raise WeightsError(f"{where}: not a weights file (.npz) of scopa-sim train "
@@ -91,10 +94,13 @@ def _parse(text: str, raw: bytes, path: Path) -> Weights:
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise WeightsError(f"{where}: its meta is not {FORMAT}'s (written by another "
                            f"scopa-sim?)")
-    arrays = tuple(found[k] for k in NAMES)
+    for k in NAMES:
+        if found[k].dtype.kind != "f":
+            raise WeightsError(f"{where}: {k} is not all finite numbers (floating point)")
+    with np.errstate(over="ignore"):
+        arrays = tuple(np.ascontiguousarray(found[k], np.float32) for k in NAMES)
     check_shapes(arrays, where)
-    return Weights(text, hashlib.sha256(raw).hexdigest(),
-                   tuple(np.ascontiguousarray(a, np.float32) for a in arrays), meta)
+    return Weights(text, hashlib.sha256(raw).hexdigest(), arrays, meta)
 
 
 def check_shapes(arrays, where: str) -> None:

@@ -1,0 +1,73 @@
+"""`scopa-sim train`: train the net strategy's network. Thin: the work is in
+`scopa_sim.study.train` (needs the `train` extra: torch)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .options import QUIET, note, parse_seed, progress, results, workers_option
+
+
+@click.command()
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
+              help="A new folder for the network (net.npz), its checkpoint, and its learning "
+                   "curve (curve.csv, curve.png); with --resume, the folder to go on with.")
+@click.option("--preset", default="scopa", show_default=True,
+              help="The rules to train for (a preset, see `scopa-sim rules`).")
+@click.option("--samples", type=click.IntRange(1, 10**12),
+              help="Stop after this many training samples (a sample: one legal move played "
+                   "on to the end of its round).")
+@click.option("--hours", type=click.FloatRange(0, 1000, min_open=True),
+              help="Stop after this much training time.")
+@click.option("--seed", type=str, default="1", show_default=True,
+              help="Seed, 0..2**64-1: the same seed and settings give the same network.")
+@click.option("--check", type=click.IntRange(0, 10**7), default=2000, show_default=True,
+              help="Duplicate deals of each strength check against endgame (0: none).")
+@click.option("--resume", is_flag=True,
+              help="Go on with the training in --out (after Ctrl-C, a kill, or to a "
+                   "larger budget given the same way).")
+@workers_option
+@QUIET
+def train(out_dir, preset, samples, hours, seed, check, resume, workers, quiet):
+    """Train the `net` strategy's network by self-play (docs/STRENGTH.md).
+
+    Rounds are played by endgame; every legal move of the decisions the
+    network makes is played on to the end of the round, and the network
+    learns each move's mean margin from what the mover sees. Every other
+    chunk of rounds the network plays endgame on the same duplicate deals:
+    curve.csv and curve.png show its strength against training time.
+    Needs torch: pip install 'scopa-sim[train]'.
+
+    \b
+    Examples:
+      scopa-sim train --out mynet --samples 20000000      # the shipped network's recipe
+      scopa-sim train --out mynet --resume                # go on after Ctrl-C
+      scopa-sim train --out s3 --preset scopa-3 --hours 1
+      scopa-sim simulate --strategies net:weights=mynet/net.npz,endgame
+    """
+    # imported when the command runs: help and listings stay light
+    from ..study.train import Settings, train as run
+    settings = None
+    if samples or hours:
+        settings = Settings(preset=preset, seed=parse_seed(seed), samples=samples or 0,
+                            hours=hours or 0.0, check=check)
+    bar = progress(quiet, "train", False)
+    with bar:
+        task = bar.add_task("", total=None, note="generating the first chunk")
+
+        def show(state):
+            last = state["curve"][-1] if state["curve"] else None
+            strength = (f", vs endgame {last['margin']:+.3f} [{last['low']:+.3f}, "
+                        f"{last['high']:+.3f}]" if last else "")
+            bar.update(task, completed=state["samples"],
+                       note=f"{state['samples'] / max(state['seconds'], 1e-9):,.0f} samples/s, "
+                            f"loss {state['loss']:.3f}{strength}")
+        state = run(out_dir, settings, resume=resume, workers=workers, progress=show)
+    if not quiet:
+        note(f"train: {state['samples']:,} samples in {state['seconds'] / 60:.1f} min; "
+             f"play it with net:weights={out_dir / 'net.npz'}")
+    click.echo(str(out_dir / "net.npz"), file=results())
+
+
+COMMANDS = (train,)

@@ -1,0 +1,313 @@
+"""Training the net strategy: `scopa-sim train` (the recipe: docs/STRENGTH.md).
+
+The recipe, one-step rollout targets: rounds are played by `lineup`
+(endgame at every seat, a random legal move one time in ten), and at each
+decision the network would make every legal move is played on to the end of
+the round by `rollout` (endgame) in the true deal (`study.selfplay`). The
+network learns the mean of that margin given what the mover sees: the value
+of each move if everyone then plays endgame, averaged over every deal the
+mover cannot tell apart. Playing its best move is one step of policy
+improvement over endgame, with the hidden cards averaged by the network
+instead of sampled by a search.
+
+Rounds come in chunks (`Settings.chunk`), each generated on all cores and
+added to a replay of the last `replay` chunks; after each chunk the learner
+takes `passes` passes' worth of minibatch steps on the replay (Adam, cosine
+learning rate over the budget). Every chunk is a pure function of (seed,
+chunk index), so a resumed training regenerates its replay and goes on with
+the same numbers. The folder::
+
+    settings.json   what the training was started with (--resume checks it)
+    checkpoint.pt   the learner: model, optimiser, random states, progress
+    net.npz         the network of the latest checkpoint (net:weights=OUT/net.npz)
+    curve.csv       a row per strength check: seconds, samples, loss, and net's
+                    margin over endgame on `check` duplicate deals, with its interval
+    curve.png       the learning curve: strength against wall time
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+
+from ..engine import nets
+from ..engine.rules import Rules
+from .selfplay import features, generate
+
+SETTINGS, CHECKPOINT, NET, CURVE, CHART = ("settings.json", "checkpoint.pt", "net.npz",
+                                           "curve.csv", "curve.png")
+CURVE_FIELDS = ("chunk", "samples", "seconds", "loss", "margin", "low", "high", "deals")
+TORCH = "2.13.0"                    # the pinned version (pyproject's `train` extra)
+
+
+class TrainError(ValueError):
+    """A training that cannot start or resume (one line)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a training is: the rules, the seed, the budget and the recipe."""
+    preset: str = "scopa"
+    seed: int = 1
+    samples: int = 0               # stop after this many samples (0: no limit)
+    hours: float = 0.0             # or after this many hours (0: no limit)
+    hidden: tuple = (256, 128)     # the hidden layers' widths
+    chunk: int = 20_000            # rounds per chunk
+    replay: int = 8                # chunks the learner samples from
+    passes: float = 0.5            # minibatch steps per chunk: passes x its samples / batch
+    batch: int = 1024
+    lr: float = 2e-3
+    explore: float = 0.1
+    lineup: str = "endgame"
+    rollout: str = "endgame"
+    check: int = 2000              # duplicate deals of each strength check (0: none)
+    check_every: int = 2           # chunks between checks
+
+    def __post_init__(self):
+        Rules.resolve(self.preset)
+        if self.samples <= 0 and self.hours <= 0:
+            raise TrainError("give a budget: --samples N or --hours H")
+        for name in ("chunk", "replay", "batch"):
+            if not 0 < getattr(self, name) <= 10**8:
+                raise TrainError(f"{name} must be a whole number 1..10**8")
+
+    def done(self, samples: int, seconds: float) -> bool:
+        return (0 < self.samples <= samples) or (0 < self.hours <= seconds / 3600)
+
+    def progress(self, samples: int, seconds: float) -> float:
+        """How far through the budget, 0..1 (the larger of the two)."""
+        return min(1.0, max(samples / self.samples if self.samples else 0.0,
+                            seconds / 3600 / self.hours if self.hours else 0.0))
+
+    @classmethod
+    def read(cls, path: Path) -> Settings:
+        d = json.loads(path.read_text())
+        d["hidden"] = tuple(d["hidden"])
+        return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        raise TrainError(f"scopa-sim train needs torch: pip install 'scopa-sim[train]' "
+                         f"(torch=={TORCH}, CPU)") from None
+    return torch
+
+
+def model(hidden, torch):
+    """The network as torch layers: F -> H1 -> H2 -> 1 with ReLUs."""
+    from ..kernels.net import F_SIZE
+    h1, h2 = hidden
+    return torch.nn.Sequential(torch.nn.Linear(F_SIZE, h1), torch.nn.ReLU(),
+                               torch.nn.Linear(h1, h2), torch.nn.ReLU(), torch.nn.Linear(h2, 1))
+
+
+def arrays(net) -> tuple:
+    """The torch network as the kernel's float32 arrays (w1, b1, w2, b2, w3, b3)."""
+    first, second, last = net[0], net[2], net[4]
+    out = (first.weight.T, first.bias, second.weight.T, second.bias, last.weight[0], last.bias)
+    return tuple(np.ascontiguousarray(t.detach().numpy(), np.float32) for t in out)
+
+
+class Replay:
+    """The last chunks' samples (afterstates and targets), by chunk."""
+
+    def __init__(self, keep: int):
+        self.keep, self.chunks = keep, {}
+
+    def add(self, k: int, after: np.ndarray, target: np.ndarray) -> None:
+        self.chunks[k] = (after, target)
+        for old in [c for c in self.chunks if c <= k - self.keep]:
+            del self.chunks[old]
+        self.after = np.concatenate([self.chunks[c][0] for c in sorted(self.chunks)])
+        self.target = np.concatenate([self.chunks[c][1] for c in sorted(self.chunks)])
+
+
+def train(out: Path, settings: Settings | None = None, resume: bool = False,
+          workers: int | None = None, progress=None) -> dict:
+    """Train a network into folder `out` (see the module docstring); with
+    `resume`, go on from its checkpoint. `progress(state)` after each chunk.
+    Returns the last state: chunk, samples, seconds, loss, curve."""
+    torch = _torch()
+    out = Path(out)
+    settings = _start(out, settings, resume)
+    rules = Rules.resolve(settings.preset)
+    workers = workers or os.cpu_count() or 1
+    torch.set_num_threads(workers)
+    torch.manual_seed(settings.seed)
+    net = model(settings.hidden, torch)
+    opt = torch.optim.Adam(net.parameters(), lr=settings.lr)
+    state = {"chunk": 0, "samples": 0, "seconds": 0.0, "loss": float("nan"), "steps": 0}
+    rng = np.random.default_rng(settings.seed)
+    if resume and (out / CHECKPOINT).exists():
+        saved = torch.load(out / CHECKPOINT, weights_only=False)
+        net.load_state_dict(saved["model"])
+        opt.load_state_dict(saved["optimizer"])
+        torch.set_rng_state(saved["torch_rng"])
+        rng.bit_generator.state = saved["rng"]
+        state = saved["state"]
+    replay = Replay(settings.replay)
+    for k in range(max(0, state["chunk"] - settings.replay), state["chunk"]):
+        replay.add(k, *_chunk(rules, settings, k, workers))
+    curve = _read_curve(out / CURVE)
+    while not settings.done(state["samples"], state["seconds"]):
+        started = time.perf_counter()
+        k = state["chunk"]
+        after, target = _chunk(rules, settings, k, workers)
+        replay.add(k, after, target)
+        steps = max(1, int(settings.passes * len(target) / settings.batch))
+        state["loss"] = _learn(net, opt, replay, steps, settings, state, rng, torch)
+        state["chunk"], state["samples"] = k + 1, state["samples"] + len(target)
+        state["seconds"] += time.perf_counter() - started
+        weights = arrays(net)
+        _save_net(out, weights, settings, state)
+        finished = settings.done(state["samples"], state["seconds"])
+        if settings.check and ((k + 1) % settings.check_every == 0 or finished):
+            curve.append(_check(out, rules, settings, state, workers))
+            _write_curve(out, curve)
+        _checkpoint(out, net, opt, rng, state, torch)
+        if progress:
+            progress({**state, "curve": curve})
+    return {**state, "curve": curve}
+
+
+def _start(out: Path, settings: Settings | None, resume: bool) -> Settings:
+    """The settings to train with: new ones into an empty (or new) folder,
+    or, with `resume`, the folder's own (given ones must agree)."""
+    if str(out) in ("", "."):
+        raise TrainError("--out names a folder of its own, not the current one")
+    held = out / SETTINGS
+    if out.exists() and not out.is_dir():
+        raise TrainError(f"{out} is a file: --out names a folder")
+    if resume:
+        if not held.is_file():
+            raise TrainError(f"{out} holds no training to resume (no {SETTINGS})")
+        try:
+            stored = Settings.read(held)
+        except (ValueError, KeyError, TypeError) as e:
+            raise TrainError(f"{held} is damaged ({e}): start a new training") from None
+        if settings is not None and settings != stored:
+            changed = [f.name for f in fields(Settings)
+                       if getattr(settings, f.name) != getattr(stored, f.name)]
+            raise TrainError(f"{out} was started with other settings ({', '.join(changed)}): "
+                             f"resume it with its own, or train into another folder")
+        return stored
+    if settings is None:
+        raise TrainError("give a budget: --samples N or --hours H")
+    if held.exists():
+        raise TrainError(f"{out} holds a training: --resume to go on with it, or choose "
+                         f"another --out")
+    if out.is_dir() and any(out.iterdir()):
+        raise TrainError(f"{out} is a folder with other files in it: choose a new or empty --out")
+    out.mkdir(parents=True, exist_ok=True)
+    _atomic(held, json.dumps(asdict(settings), indent=1).encode())
+    return settings
+
+
+def _chunk(rules, settings: Settings, k: int, workers: int):
+    after, target, _ = generate(rules, settings.seed, k * settings.chunk, settings.chunk,
+                                settings.lineup, settings.rollout, settings.explore, workers)
+    return after, target
+
+
+def _learn(net, opt, replay: Replay, steps: int, settings: Settings, state: dict, rng,
+           torch) -> float:
+    """`steps` minibatch steps on the replay; the mean loss."""
+    total = 0.0
+    n = len(replay.target)
+    for _ in range(steps):
+        frac = settings.progress(state["samples"], state["seconds"])
+        warm = min(1.0, (state["steps"] + 1) / 200)
+        for group in opt.param_groups:
+            group["lr"] = settings.lr * warm * 0.5 * (1 + math.cos(math.pi * frac))
+        pick = rng.integers(0, n, settings.batch)
+        x = torch.from_numpy(features(replay.after[pick]))
+        y = torch.from_numpy(replay.target[pick])
+        loss = torch.nn.functional.mse_loss(net(x)[:, 0], y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        state["steps"] += 1
+        total += float(loss)
+    return total / steps
+
+
+def _check(out: Path, rules, settings: Settings, state: dict, workers: int) -> dict:
+    """net against endgame on the check's duplicate deals (always the same ones)."""
+    from .matches import compare
+    r = compare(f"net:weights={out / NET}", "endgame", rules=rules, seed=settings.seed + 1,
+                deals=settings.check, workers=workers)
+    m = r["margin"]
+    return {"chunk": state["chunk"], "samples": state["samples"],
+            "seconds": round(state["seconds"], 1), "loss": round(state["loss"], 4),
+            "margin": m["estimate"], "low": m["low"], "high": m["high"],
+            "deals": settings.check}
+
+
+def _save_net(out: Path, weights, settings: Settings, state: dict) -> None:
+    tmp = out / (NET + ".tmp")
+    nets.save(tmp, weights, {"preset": settings.preset, "seed": settings.seed,
+                             "samples": state["samples"], "chunk": state["chunk"],
+                             "recipe": f"one-step rollouts by {settings.rollout}"})
+    os.replace(tmp, out / NET)
+
+
+def _checkpoint(out: Path, net, opt, rng, state: dict, torch) -> None:
+    tmp = out / (CHECKPOINT + ".tmp")
+    torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
+                "torch_rng": torch.get_rng_state(), "rng": rng.bit_generator.state,
+                "state": dict(state)}, tmp)
+    os.replace(tmp, out / CHECKPOINT)
+
+
+def _atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def _read_curve(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+
+
+def _write_curve(out: Path, curve: list[dict]) -> None:
+    """curve.csv and curve.png."""
+    import io
+    text = io.StringIO()
+    w = csv.DictWriter(text, CURVE_FIELDS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(curve)
+    _atomic(out / CURVE, text.getvalue().encode())
+    chart(curve, out / CHART)
+
+
+def chart(curve: list[dict], path: Path) -> None:
+    """The learning curve: net's margin over endgame against wall time."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    minutes = [r["seconds"] / 60 for r in curve]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    ax.fill_between(minutes, [r["low"] for r in curve], [r["high"] for r in curve],
+                    alpha=0.25, label="95% interval")
+    ax.plot(minutes, [r["margin"] for r in curve], marker="o", label="net − endgame")
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("training time (minutes, 2 cores)")
+    ax.set_ylabel("points a round over endgame")
+    ax.set_title("net against endgame on duplicate deals")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    tmp = path.with_name(path.name + ".tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    os.replace(tmp, path)
