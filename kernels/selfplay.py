@@ -5,10 +5,12 @@ played by a lineup, each decision replaced by a random legal move with
 probability `explore`. At every decision the network would make (two moves or
 more, the deck not out), each legal move gives one sample: its afterstate
 (`net.after`, what the mover sees) and its target, the mover's side's round
-margin when the round is played on from it by the `rollout` lineup, in the
-true deal (hidden cards included: the target may see them, the network
-never does). Every move of a decision is played on from the same random
-state (common random numbers), so their targets differ by the moves alone::
+margin when the round is played on from it by the `rollout` lineup: in the
+true deal (`worlds` 0: the target may see the hidden cards, the network
+never does), or averaged over `worlds` deals of the hidden cards sampled as
+the searches sample them (`search.determinize_inferred`), which is less
+noisy. Every move of a decision is played on from the same deals and random
+states (common random numbers), so their targets differ by the moves alone::
 
     samples.after[row]     int64[A_SIZE]: the afterstate
     samples.target[row]    float32: its rollout margin
@@ -18,17 +20,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import outlined
+from ._jit import kernel, outlined
 from .bits import ix
 from .layout import N_CARDS, N_SIDE, MAX_PLAYERS, R_PLAYERS, R_SIDES, R_TEAM
 from .moves import legal_moves
 from .net import after
-from .play import OVER, Kit, play_at, play_out
+from .play import Kit, play_at, play_out
 from .position import DECK, HAND, PLAYS, TABLE, TURN, Board, board, is_over, \
     play_move, start_round
 from .rng import below, next_u64, stream
 from .round import deal_round
-from .search import copy_into, margin, score_into
+from .search import copy_into, determinize_inferred, margin, score_into
 from .strategies import choose
 
 
@@ -37,6 +39,15 @@ class Samples(NamedTuple):
     after: np.ndarray          # int64[rows, A_SIZE]
     target: np.ndarray         # float32[rows]
     decision: np.ndarray       # int64[rows]
+
+
+class Recipe(NamedTuple):
+    """Who plays, and how targets are made (see the module docstring)."""
+    lineup: tuple              # a registry.Lineup: who plays the rounds
+    rollout: tuple             # a registry.Lineup: who plays each move on
+    explore: float             # the chance of a random legal move instead of the lineup's
+    worlds: int                # 0: the true deal; k: the mean over k sampled deals
+    infer: float               # how far those deals believe trails (search.determinize_inferred)
 
 
 class Rollout(NamedTuple):
@@ -58,15 +69,14 @@ def samples(rows, size):
 
 
 @outlined
-def self_play(seed, first, count, rules, lineup, rollout, explore, out, scratch, roll):
+def self_play(seed, first, count, rules, recipe, out, scratch, roll):
     """Play rounds first..first+count-1 of run `seed` (a `batch.Scratch`'s
-    arrays), writing each sampled decision's moves into `out` (a `Samples`;
-    a decision that would not fit is skipped); the number of rows written,
-    or -2 if a strategy failed."""
+    arrays) by `recipe` (a `Recipe`), writing each sampled decision's moves
+    into `out` (a `Samples`; a decision that would not fit is skipped); the
+    number of rows written, or -2 if a strategy failed."""
     pos, deck, rng = scratch.pos, scratch.deck, scratch.rng
     play = Board(pos, deck, scratch.cards, scratch.takes, scratch.log)
     kit = Kit(rules, rng, scratch.work, scratch.search, scratch.users, scratch.net)
-    roll_kit = Kit(rules, roll.rng, scratch.work, scratch.search, scratch.users, scratch.net)
     rows = out.target.shape[0]
     row = 0
     for k in range(count):
@@ -75,30 +85,50 @@ def self_play(seed, first, count, rules, lineup, rollout, explore, out, scratch,
         start_round(pos, deck, u % rules[R_PLAYERS], rules)
         while not is_over(pos):
             seat = np.int64(pos[TURN])
-            side = rules[R_TEAM + seat]
             m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, play.cards, play.takes,
                             kit.work)
             if m > 1 and pos[DECK] < N_CARDS and row + m <= rows:
-                key = next_u64(rng)
                 for i in range(m):
-                    after(pos, rules, seat, play.cards[i], play.takes[i], out.after[row])
-                    copy_into(roll.board.pos, pos)
-                    copy_into(roll.board.deck, deck)
-                    play_move(roll.board.pos, roll.board.deck, rules, play.cards[i],
-                              play.takes[i])
-                    stream(key, 0, roll.rng)
-                    if play_out(choose, rollout, roll.board, roll_kit, None) != OVER:
-                        return -2
-                    score_into(roll.board.pos, rules, roll.out)
-                    out.target[row] = margin(roll.out, side, rules[R_SIDES])
-                    out.decision[row] = (u << 6) | np.int64(pos[PLAYS])
-                    row += 1
-            if explore > 0 and m > 1 and below(rng, 1 << 20) < explore * (1 << 20):
+                    after(pos, rules, seat, play.cards[i], play.takes[i], out.after[row + i])
+                    out.target[row + i] = 0.0
+                    out.decision[row + i] = (u << 6) | np.int64(pos[PLAYS])
+                targets(recipe, play, m, rules, kit, roll, out.target[row:row + m])
+                row += m
+            if recipe.explore > 0 and m > 1 and below(rng, 1 << 20) < recipe.explore * (1 << 20):
                 i = below(rng, m)
             else:
-                strategy = lineup.strategies[ix(seat)]
-                i = choose(strategy, lineup.params[ix(seat)], seat, m, play, kit)
+                strategy = recipe.lineup.strategies[ix(seat)]
+                i = choose(strategy, recipe.lineup.params[ix(seat)], seat, m, play, kit)
                 if i < 0 or i >= m:
                     return -2
             play_at(play, rules, i)
     return row
+
+
+@kernel
+def targets(recipe, play, m, rules, kit, roll, target):
+    """Each of the m moves' target into target[:m]: its margin played on by
+    the rollout lineup, in the true deal or averaged over sampled ones; every
+    move on the same deal from the same random state."""
+    pos, deck = play.pos, play.deck
+    seat = np.int64(pos[TURN])
+    side = rules[R_TEAM + seat]
+    sample = kit.search.sample
+    worlds = max(recipe.worlds, 1)
+    roll_kit = Kit(rules, roll.rng, kit.work, kit.search, kit.users, kit.net)
+    for _ in range(worlds):
+        if recipe.worlds > 0:
+            determinize_inferred(pos, deck, seat, kit.rng, sample.pos, sample.deck, kit.work,
+                                 recipe.infer)
+        else:
+            copy_into(sample.pos, pos)
+            copy_into(sample.deck, deck)
+        key = next_u64(kit.rng)
+        for i in range(m):
+            copy_into(roll.board.pos, sample.pos)
+            copy_into(roll.board.deck, sample.deck)
+            play_move(roll.board.pos, roll.board.deck, rules, play.cards[i], play.takes[i])
+            stream(key, 0, roll.rng)
+            play_out(choose, recipe.rollout, roll.board, roll_kit, None)
+            score_into(roll.board.pos, rules, roll.out)
+            target[i] += margin(roll.out, side, rules[R_SIDES]) / worlds

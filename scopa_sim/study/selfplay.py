@@ -46,15 +46,18 @@ def features(after: np.ndarray) -> np.ndarray:
 
 
 def generate(rules: Rules, seed: int, first: int, count: int, lineup="endgame",
-             rollout="endgame", explore: float = 0.0, workers: int | None = None):
+             rollout="endgame", explore: float = 0.0, worlds: int = 0, infer: float = 0.5,
+             workers: int | None = None):
     """Samples of rounds first..first+count-1 of run `seed`: afterstates
     (int64[rows, A_SIZE]), targets (float32[rows]) and decisions (int64[rows]),
     `lineup` playing every seat (a strategy, or one per side or seat) and
-    `rollout` playing the rounds on from each move."""
+    `rollout` playing the rounds on from each move, in the true deal or over
+    `worlds` sampled deals (`kernels.selfplay`)."""
     play, roll = (Seats(rules, _every_seat(s, rules)) for s in (lineup, rollout))
     nets = list(dict.fromkeys(play.nets + roll.nets))
     index = {w: k for k, w in enumerate(nets)}
-    lineups = [_lineup(s, index) for s in (play, roll)]
+    recipe = kernels.selfplay.Recipe(_lineup(play, index), _lineup(roll, index), float(explore),
+                                     int(worlds), float(infer))
     vector = packed(rules)
     record = weights.record(nets) if nets else None
     starts = list(range(first, first + count, BATCH))
@@ -64,8 +67,7 @@ def generate(rules: Rules, seed: int, first: int, count: int, lineup="endgame",
         scratch = kernels.scratch(*play._slots(), nets=record)
         out = kernels.selfplay.samples(n * ROOM, N.A_SIZE)
         rows = kernels.batch.call(kernels.selfplay.self_play, np.uint64(seed % 2**64),
-                                  np.int64(start), np.int64(n), vector, lineups[0], lineups[1],
-                                  float(explore), out, scratch,
+                                  np.int64(start), np.int64(n), vector, recipe, out, scratch,
                                   kernels.selfplay.rollout_scratch())
         if rows < 0:
             raise RuntimeError("a strategy failed in self-play")

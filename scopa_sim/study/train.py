@@ -3,12 +3,14 @@
 The recipe, one-step rollout targets: rounds are played by `lineup`
 (endgame at every seat, a random legal move one time in ten), and at each
 decision the network would make every legal move is played on to the end of
-the round by `rollout` (endgame) in the true deal (`study.selfplay`). The
-network learns the mean of that margin given what the mover sees: the value
-of each move if everyone then plays endgame, averaged over every deal the
-mover cannot tell apart. Playing its best move is one step of policy
-improvement over endgame, with the hidden cards averaged by the network
-instead of sampled by a search.
+the round by `rollout` (endgame) on `worlds` (8) deals of the cards the mover
+has not seen, sampled as the searches sample them (`study.selfplay`); a
+move's target is its mean margin. The network learns that value from what the
+mover sees, so playing its best move is one step of policy improvement over
+endgame, the hidden cards averaged over the whole training instead of
+sampled at each decision. The loss compares each move's value less its
+decision's mean (the deal's luck cancels there), plus a little of the plain
+error (`anchor`).
 
 Rounds come in chunks (`Settings.chunk`), each generated on all cores and
 added to a replay of the last `replay` chunks; after each chunk the learner
@@ -58,16 +60,19 @@ class Settings:
     samples: int = 0               # stop after this many samples (0: no limit)
     hours: float = 0.0             # or after this many hours (0: no limit)
     hidden: tuple = (256, 128)     # the hidden layers' widths
-    chunk: int = 20_000            # rounds per chunk
+    chunk: int = 10_000            # rounds per chunk
     replay: int = 8                # chunks the learner samples from
-    passes: float = 0.5            # minibatch steps per chunk: passes x its samples / batch
+    passes: float = 4.0            # minibatch steps per chunk: passes x its samples / batch
     batch: int = 1024
     lr: float = 2e-3
     explore: float = 0.1
+    worlds: int = 8                # 0: targets in the true deal; k: over k sampled deals
     lineup: str = "endgame"
     rollout: str = "endgame"
+    anchor: float = 0.1            # weight of the plain value error beside the move differences
+    generation: int = 0            # chunks per generation (0: one generation, endgame's rollouts)
     check: int = 2000              # duplicate deals of each strength check (0: none)
-    check_every: int = 2           # chunks between checks
+    check_every: int = 4           # chunks between checks
 
     def __post_init__(self):
         Rules.resolve(self.preset)
@@ -117,17 +122,20 @@ def arrays(net) -> tuple:
 
 
 class Replay:
-    """The last chunks' samples (afterstates and targets), by chunk."""
+    """The last chunks' samples (afterstates, targets, decisions), by chunk;
+    a decision's moves are consecutive rows, `starts`/`ends` each's rows."""
 
     def __init__(self, keep: int):
         self.keep, self.chunks = keep, {}
 
-    def add(self, k: int, after: np.ndarray, target: np.ndarray) -> None:
-        self.chunks[k] = (after, target)
+    def add(self, k: int, samples: tuple) -> None:
+        self.chunks[k] = samples
         for old in [c for c in self.chunks if c <= k - self.keep]:
             del self.chunks[old]
-        self.after = np.concatenate([self.chunks[c][0] for c in sorted(self.chunks)])
-        self.target = np.concatenate([self.chunks[c][1] for c in sorted(self.chunks)])
+        self.after, self.target, decision = (
+            np.concatenate([self.chunks[c][i] for c in sorted(self.chunks)]) for i in range(3))
+        self.starts = np.flatnonzero(np.r_[True, decision[1:] != decision[:-1]])
+        self.ends = np.r_[self.starts[1:], len(decision)]
 
 
 def train(out: Path, settings: Settings | None = None, resume: bool = False,
@@ -155,13 +163,16 @@ def train(out: Path, settings: Settings | None = None, resume: bool = False,
         state = saved["state"]
     replay = Replay(settings.replay)
     for k in range(max(0, state["chunk"] - settings.replay), state["chunk"]):
-        replay.add(k, *_chunk(rules, settings, k, workers))
+        replay.add(k, _chunk(out, rules, settings, k, workers))
     curve = _read_curve(out / CURVE)
     while not settings.done(state["samples"], state["seconds"]):
         started = time.perf_counter()
         k = state["chunk"]
-        after, target = _chunk(rules, settings, k, workers)
-        replay.add(k, after, target)
+        if settings.generation and k and k % settings.generation == 0:
+            _save_net(out, arrays(net), settings, state, f"gen-{k // settings.generation}.npz")
+        samples = _chunk(out, rules, settings, k, workers)
+        replay.add(k, samples)
+        target = samples[1]
         steps = max(1, int(settings.passes * len(target) / settings.batch))
         state["loss"] = _learn(net, opt, replay, steps, settings, state, rng, torch)
         state["chunk"], state["samples"] = k + 1, state["samples"] + len(target)
@@ -193,9 +204,14 @@ def _start(out: Path, settings: Settings | None, resume: bool) -> Settings:
             stored = Settings.read(held)
         except (ValueError, KeyError, TypeError) as e:
             raise TrainError(f"{held} is damaged ({e}): start a new training") from None
-        if settings is not None and settings != stored:
-            changed = [f.name for f in fields(Settings)
-                       if getattr(settings, f.name) != getattr(stored, f.name)]
+        budget = {"samples", "hours"}               # a resumed training may be given more
+        changed = [f.name for f in fields(Settings) if settings is not None
+                   and f.name not in budget and getattr(settings, f.name) != getattr(stored, f.name)]
+        if settings is not None and not changed:
+            if settings != stored:
+                _atomic(held, json.dumps(asdict(settings), indent=1).encode())
+            return settings
+        if changed:
             raise TrainError(f"{out} was started with other settings ({', '.join(changed)}): "
                              f"resume it with its own, or train into another folder")
         return stored
@@ -211,31 +227,48 @@ def _start(out: Path, settings: Settings | None, resume: bool) -> Settings:
     return settings
 
 
-def _chunk(rules, settings: Settings, k: int, workers: int):
-    after, target, _ = generate(rules, settings.seed, k * settings.chunk, settings.chunk,
-                                settings.lineup, settings.rollout, settings.explore, workers)
-    return after, target
+def _chunk(out: Path, rules, settings: Settings, k: int, workers: int) -> tuple:
+    """Chunk k's samples: played and rolled out by the recipe's strategies in
+    the first generation, by the network that ended the one before after it."""
+    g = k // settings.generation if settings.generation else 0
+    player = f"net:weights={out / f'gen-{g}.npz'}" if g else None
+    return generate(rules, settings.seed, k * settings.chunk, settings.chunk,
+                    player or settings.lineup, player or settings.rollout, settings.explore,
+                    settings.worlds, workers=workers)
 
 
 def _learn(net, opt, replay: Replay, steps: int, settings: Settings, state: dict, rng,
            torch) -> float:
-    """`steps` minibatch steps on the replay; the mean loss."""
+    """`steps` minibatch steps on the replay; the mean loss. A minibatch is
+    whole decisions (about `batch` moves); the loss is the error in each
+    move's value less its decision's mean (the deal's luck, shared by every
+    move of a decision on the same cards, cancels there) plus `anchor` times
+    the plain error."""
     total = 0.0
-    n = len(replay.target)
+    decisions = max(1, settings.batch // 4)
+    mse = torch.nn.functional.mse_loss
     for _ in range(steps):
         frac = settings.progress(state["samples"], state["seconds"])
         warm = min(1.0, (state["steps"] + 1) / 200)
         for group in opt.param_groups:
             group["lr"] = settings.lr * warm * 0.5 * (1 + math.cos(math.pi * frac))
-        pick = rng.integers(0, n, settings.batch)
-        x = torch.from_numpy(features(replay.after[pick]))
-        y = torch.from_numpy(replay.target[pick])
-        loss = torch.nn.functional.mse_loss(net(x)[:, 0], y)
+        pick = rng.integers(0, len(replay.starts), decisions)
+        sizes = replay.ends[pick] - replay.starts[pick]
+        rows = np.repeat(replay.ends[pick] - sizes.cumsum(), sizes) + np.arange(sizes.sum())
+        group = torch.from_numpy(np.repeat(np.arange(decisions), sizes))
+        x = torch.from_numpy(features(replay.after[rows]))
+        y = torch.from_numpy(replay.target[rows])
+        v = net(x)[:, 0]
+        count = torch.from_numpy(sizes.astype(np.float32))
+
+        def centred(t):
+            return t - (torch.zeros(decisions).index_add_(0, group, t) / count)[group]
+        loss = mse(centred(v), centred(y)) + settings.anchor * mse(v, y)
         opt.zero_grad()
         loss.backward()
         opt.step()
         state["steps"] += 1
-        total += float(loss)
+        total += float(loss.detach())
     return total / steps
 
 
@@ -251,12 +284,12 @@ def _check(out: Path, rules, settings: Settings, state: dict, workers: int) -> d
             "deals": settings.check}
 
 
-def _save_net(out: Path, weights, settings: Settings, state: dict) -> None:
-    tmp = out / (NET + ".tmp")
+def _save_net(out: Path, weights, settings: Settings, state: dict, name: str = NET) -> None:
+    tmp = out / (name + ".tmp")
     nets.save(tmp, weights, {"preset": settings.preset, "seed": settings.seed,
                              "samples": state["samples"], "chunk": state["chunk"],
-                             "recipe": f"one-step rollouts by {settings.rollout}"})
-    os.replace(tmp, out / NET)
+                             "settings": asdict(settings)})
+    os.replace(tmp, out / name)
 
 
 def _checkpoint(out: Path, net, opt, rng, state: dict, torch) -> None:
