@@ -24,12 +24,15 @@ from .options import QUIET, note, parse_seed, progress, results, workers_option
               help="Seed, 0..2**64-1: the same seed and settings give the same network.")
 @click.option("--check", type=click.IntRange(0, 10**7), default=2000, show_default=True,
               help="Duplicate deals of each strength check against endgame (0: none).")
+@click.option("--chunk", type=click.IntRange(1, 10**7), default=10_000, show_default=True,
+              help="Rounds per chunk: the learner trains after each, and a checkpoint is "
+                   "written.")
 @click.option("--resume", is_flag=True,
               help="Go on with the training in --out (after Ctrl-C, a kill, or to a "
                    "larger budget given the same way).")
 @workers_option
 @QUIET
-def train(out_dir, preset, samples, hours, seed, check, resume, workers, quiet):
+def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, quiet):
     """Train the `net` strategy's network by self-play (docs/STRENGTH.md).
 
     Rounds are played by endgame; every legal move of the decisions the
@@ -51,7 +54,7 @@ def train(out_dir, preset, samples, hours, seed, check, resume, workers, quiet):
     settings = None
     if samples or hours:
         settings = Settings(preset=preset, seed=parse_seed(seed), samples=samples or 0,
-                            hours=hours or 0.0, check=check)
+                            hours=hours or 0.0, check=check, chunk=chunk)
     bar = progress(quiet, "train", False)
     with bar:
         task = bar.add_task("", total=None, note="generating the first chunk")

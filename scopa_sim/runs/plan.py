@@ -13,7 +13,7 @@ import numpy as np
 from .. import defaults as sizes
 from ..engine.checks import MAX_SEED, SEED_SPAN, whole
 from ..engine.rules import Rules
-from ..engine.strategies import Strategy, seats_of, user_slots
+from ..engine.strategies import Strategy, net_slots, seats_of, user_slots
 from ..engine.user import is_reference
 
 DEFAULT_BATCH = sizes.ROUNDS    # rounds per batch (defaults.py sets every batch size)
@@ -83,11 +83,13 @@ class RunSpec(Planned):
 def spec_dict(spec: RunSpec) -> dict:
     """The run spec as plain data (what the manifest and part metadata hold)."""
     sources = _sources(spec)
+    nets = {w.text or "shipped": w.sha256 for w in net_slots(spec.strategies)}
     return {"format": FORMAT, "kind": "games" if spec.games else "rounds",
             "units": spec.units, "seed": spec.seed, "batch_size": spec.batch_size,
             "n_batches": spec.n_batches, "rules": _plain(spec.rules.settings()),
             "strategies": [str(s) for s in spec.strategies],
             **({"sources": sources} if sources else {}),
+            **({"nets": nets} if nets else {}),
             **({"keep_taken": True} if spec.keep_taken else {})}
 
 
@@ -130,6 +132,7 @@ class StoredSpec(Planned):
     sources: tuple[Source, ...] = ()
     format: int = FORMAT
     keep_taken: bool = False
+    nets: tuple[tuple[str, str], ...] = ()     # the networks that played: (weights, sha256)
 
     def __post_init__(self):
         self._check_plan()
@@ -164,7 +167,7 @@ class StoredSpec(Planned):
             raise ValueError("strategies must be a list")
         return cls(rules, tuple(d["strategies"]), d["seed"], d["units"], d["kind"] == "games",
                    d["batch_size"], _sources_of(d.get("sources", {})), fmt,
-                   d.get("keep_taken", False))
+                   d.get("keep_taken", False), _nets_of(d.get("nets", {})))
 
     def as_dict(self) -> dict:
         """The spec as plain data, as `spec_dict` writes a run spec's."""
@@ -173,7 +176,16 @@ class StoredSpec(Planned):
                 "units": self.units, "seed": self.seed, "batch_size": self.batch_size,
                 "n_batches": self.n_batches, "rules": _plain(self.rules.settings()),
                 "strategies": list(self.strategies), **({"sources": sources} if sources else {}),
+                **({"nets": dict(self.nets)} if self.nets else {}),
                 **({"keep_taken": True} if self.keep_taken else {})}
+
+
+def _nets_of(d) -> tuple[tuple[str, str], ...]:
+    """The manifest's `nets`, checked as data (weights -> sha256)."""
+    if not isinstance(d, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and SHA256.fullmatch(v) for k, v in d.items()):
+        raise ValueError("nets must be a JSON object: weights -> sha256 (64 hexadecimal digits)")
+    return tuple(d.items())
 
 
 def _sources_of(d) -> tuple[Source, ...]:

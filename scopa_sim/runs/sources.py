@@ -111,6 +111,12 @@ def runnable(stored: StoredSpec, root: Path, files: dict[str, str]) -> RunSpec:
     except ValueError as e:
         raise StoreError(f"{root}: the run's strategies do not read back ({e}): "
                          f"this scopa-sim cannot resume it") from None
+    played = dict(stored.nets)
+    for label, sha in spec_dict(spec).get("nets", {}).items():
+        if played.get(label, sha) != sha:
+            raise StoreError(f"{root}: network {label} is not the one the run played (sha256 "
+                             f"{sha[:12]}, the run's {played[label][:12]}): resuming it with "
+                             f"other weights would mix two players")
     if _without_references(spec_dict(spec)) != _without_references(stored.as_dict()):
         raise StoreError(f"{root}: the run's strategies read back as "
                          f"{', '.join(map(str, spec.strategies))}, not as recorded "

@@ -275,7 +275,8 @@ def _batch(job: _Job, b: int) -> np.ndarray:
         done = call(kernel, np.uint64(job.seed), np.int64(first), np.int64(count),
                     np.int64(job.seat), np.int64(n), P.board(job.pos, job.deck, job.cards,
                                                               job.takes),
-                    out, buffers(seats.ids[0], seats.params[0]), kit(seats.packed, users=users))
+                    out, buffers(seats.ids[0], seats.params[0]),
+                    kit(seats.packed, users=users, nets=seats.net_record()))
     except Exception as e:
         if not seats.users:
             raise
@@ -307,9 +308,10 @@ def is_fast(strategy: Strategy) -> bool:
 
 def self_play(strategy: Strategy) -> Strategy:
     """The strategy whose self-play stands for `strategy`'s over many rounds
-    (the game's chain, review's baseline): itself when fast, else
+    (the game's chain, review's baseline): itself when fast or `net`, else
     `DEFAULT_STRATEGY` (20,000 rounds of a search take minutes)."""
-    return strategy if is_fast(strategy) else parse_strategy(DEFAULT_STRATEGY)
+    quick = is_fast(strategy) or getattr(strategy.spec, "id", None) == registry.NET
+    return strategy if quick else parse_strategy(DEFAULT_STRATEGY)
 
 
 def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):

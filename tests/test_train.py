@@ -1,0 +1,81 @@
+"""scopa-sim train at a tiny size: it runs to completion, its network loads
+and plays, and a training stopped and resumed goes on with the same numbers."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+torch = pytest.importorskip("torch")
+
+import scopa_sim                                        # noqa: E402
+from scopa_sim.cli import main                          # noqa: E402
+from scopa_sim.engine import nets                       # noqa: E402
+from scopa_sim.study import train as T                  # noqa: E402
+
+TINY = dict(samples=3000, chunk=40, replay=2, passes=1.0, batch=64, hidden=(16, 8), check=20,
+            check_every=1, worlds=2)
+
+
+def test_a_tiny_training_runs_to_completion_and_its_network_plays(tmp_path):
+    out = tmp_path / "net"
+    state = T.train(out, T.Settings(**TINY), workers=1)
+    assert state["samples"] >= 3000 and state["chunk"] >= 2
+    for name in (T.NET, T.CHECKPOINT, T.CURVE, T.CHART, T.SETTINGS):
+        assert (out / name).is_file(), name
+    curve = (out / T.CURVE).read_text().splitlines()
+    assert curve[0] == ",".join(T.CURVE_FIELDS) and len(curve) == 1 + state["chunk"]
+    w = nets.load(out / T.NET)
+    assert w.shape == (16, 8) and w.meta["preset"] == "scopa"
+    df = scopa_sim.simulate(20, strategies=f"net:weights={out / T.NET},random", seed=1)
+    assert len(df) == 20
+
+
+def test_training_stopped_and_resumed_goes_on_with_the_same_numbers(tmp_path):
+    whole = T.train(tmp_path / "whole", T.Settings(**TINY), workers=1)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_first(state):
+        if state["chunk"] == 1:
+            raise Stop
+    with pytest.raises(Stop):
+        T.train(tmp_path / "cut", T.Settings(**TINY), workers=1, progress=stop_after_first)
+    resumed = T.train(tmp_path / "cut", resume=True, workers=1)
+    assert resumed["samples"] == whole["samples"] and resumed["chunk"] == whole["chunk"]
+    a, b = nets.load(tmp_path / "whole" / T.NET), nets.load(tmp_path / "cut" / T.NET)
+    for x, y in zip(a.arrays, b.arrays):
+        np.testing.assert_array_equal(x, y)
+    assert [r["margin"] for r in resumed["curve"]] == [r["margin"] for r in whole["curve"]]
+
+
+def test_a_folder_is_refused_in_one_line(tmp_path):
+    (tmp_path / "mine.txt").write_text("mine")
+    with pytest.raises(T.TrainError, match="other files"):
+        T.train(tmp_path, T.Settings(**TINY))
+    assert (tmp_path / "mine.txt").read_text() == "mine"
+    with pytest.raises(T.TrainError, match="no training to resume"):
+        T.train(tmp_path / "new", resume=True)
+    with pytest.raises(T.TrainError, match="budget"):
+        T.Settings()
+    with pytest.raises(T.TrainError, match="folder of its own"):
+        T.train("", T.Settings(**TINY))
+
+
+def test_resume_refuses_other_settings(tmp_path):
+    out = tmp_path / "net"
+    (out).mkdir()
+    (out / T.SETTINGS).write_text(json.dumps({**TINY, "hidden": [16, 8], "seed": 1}))
+    with pytest.raises(T.TrainError, match="other settings"):
+        T.train(out, T.Settings(**{**TINY, "seed": 2}), resume=True)
+
+
+def test_the_command_line_trains_and_refuses_an_existing_training(tmp_path):
+    out = tmp_path / "cli"
+    res = CliRunner().invoke(main, ["train", "--out", str(out), "--samples", "500", "--chunk",
+                                    "30", "--check", "0", "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert (out / T.NET).is_file()
+    res = CliRunner().invoke(main, ["train", "--out", str(out), "--samples", "500"])
+    assert res.exit_code == 2 and "--resume" in res.output
