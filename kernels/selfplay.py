@@ -22,12 +22,12 @@ import numpy as np
 
 from ._jit import kernel, outlined
 from .bits import ix
-from .layout import N_CARDS, N_SIDE, MAX_PLAYERS, R_PLAYERS, R_SIDES, R_TEAM
+from .layout import MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM
+from .registry import PYTHON, Lineup
 from .moves import legal_moves
 from .net import after
-from .play import Kit, play_at, play_out
-from .position import DECK, HAND, PLAYS, TABLE, TURN, Board, board, is_over, \
-    play_move, start_round
+from .play import ASKED, Kit, play_at, play_out
+from .position import DECK, HAND, PLAYS, TABLE, TURN, Board, board, play_move, start_round
 from .rng import below, next_u64, stream
 from .round import deal_round
 from .search import copy_into, determinize_inferred, margin, score_into
@@ -48,6 +48,8 @@ class Recipe(NamedTuple):
     explore: float             # the chance of a random legal move instead of the lineup's
     worlds: int                # 0: the true deal; k: the mean over k sampled deals
     infer: float               # how far those deals believe trails (search.determinize_inferred)
+    asked: tuple               # a registry.Lineup of PYTHON at every seat: `play.play_out`
+                               # hands each decision back (`recipe`)
 
 
 class Rollout(NamedTuple):
@@ -60,6 +62,13 @@ class Rollout(NamedTuple):
 def rollout_scratch():
     """Fresh rollout scratch."""
     return Rollout(board(), np.zeros(1, np.uint64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16))
+
+
+def recipe(lineup, rollout, explore, worlds, infer):
+    """A Recipe of these (lineups: `registry.Lineup`s)."""
+    return Recipe(lineup, rollout, float(explore), int(worlds), float(infer),
+                  Lineup(np.full(MAX_PLAYERS, PYTHON, np.int64),
+                         np.zeros((MAX_PLAYERS, N_PARAMS), np.float64)))
 
 
 def samples(rows, size):
@@ -83,7 +92,7 @@ def self_play(seed, first, count, rules, recipe, out, scratch, roll):
         u = first + k
         deal_round(seed, u, 0, deck, rng)
         start_round(pos, deck, u % rules[R_PLAYERS], rules)
-        while not is_over(pos):
+        while play_out(choose, recipe.asked, play, kit, None) == ASKED:   # each decision
             seat = np.int64(pos[TURN])
             m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, play.cards, play.takes,
                             kit.work)

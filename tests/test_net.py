@@ -517,3 +517,34 @@ def test_each_seat_plays_its_own_network(tmp_path):
     assert not mixed.equals(run(first, first))
     assert not mixed.equals(run("net", "net"))
     assert run("net", first).equals(run(f"net:weights={copy}", first))
+
+
+# -- a stored run records its networks ---------------------------------------------
+def test_a_run_records_each_networks_sha256_and_resuming_with_other_weights_is_refused(tmp_path):
+    import hashlib
+    import shutil
+    from click.testing import CliRunner
+    from scopa_sim.cli import main
+    from scopa_sim.runs.plan import RunSpec
+    from scopa_sim.runs.resume import simulate_part
+    from scopa_sim.runs.store import Run
+    mine = tmp_path / "mine.npz"
+    shutil.copy(nets.shipped_path(), mine)
+    root = tmp_path / "run"
+    spec = RunSpec.make(rounds=400, strategies=(f"net:weights={mine}", "net"), seed=4,
+                        batch_size=200)
+    with Run.create(root, spec) as run:
+        run.save(0, simulate_part(spec, run.meta, 0)[0])
+    manifest = json.loads((root / "manifest.json").read_text())
+    sha = hashlib.sha256(mine.read_bytes()).hexdigest()
+    assert manifest["nets"] == {str(mine): sha, "shipped": nets.shipped().sha256}
+    other = _good()
+    nets.save(mine, [other[k] for k in nets.NAMES], {"preset": "scopa"})
+    r = CliRunner().invoke(main, ["simulate", "--resume", str(root)])
+    assert r.exit_code == 2 and f"network {mine} is not the one the run played" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_a_folder_given_as_weights_is_one_line(tmp_path):
+    with pytest.raises(nets.WeightsError, match="a folder"):
+        nets.load(tmp_path)

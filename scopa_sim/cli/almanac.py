@@ -21,10 +21,14 @@ DEFAULT_SEED = 2026                 # = almanac.make's default (checked by a tes
                    "under 3 minutes.")
 @click.option("--seed", type=str,
               help=f"Seed, 0..2**64-1 (default {DEFAULT_SEED}: the same almanac each time).")
+@click.option("--strategy", default="endgame", show_default=True,
+              help="Every seat's strategy in the main runs (edge, points, cards, odds); "
+                   "another than endgame (e.g. net, the learned player) is also measured "
+                   "against endgame.")
 @workers_option
 @cluster_options
 @QUIET
-def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
+def almanac(out_dir, quick, seed, strategy, workers, scheduler, cluster, quiet):
     """Write the Scopa almanac: what strong play says about the game, and the
     strategy books' advice put to the test.
 
@@ -41,6 +45,7 @@ def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
     Examples:
       scopa-sim almanac --out docs              # the default size (about 25 min on 2 cores)
       scopa-sim almanac --out /tmp/alm --quick  # about a minute
+      scopa-sim almanac --out /tmp/net --quick --strategy net   # under learned play
       scopa-sim almanac --out alm --cluster local:4
     """
     # imported when the command runs: help and listings stay light
@@ -59,7 +64,7 @@ def almanac(out_dir, quick, seed, workers, scheduler, cluster, quiet):
         bar.update(tasks[step], completed=done, total=max(total, 1))
     with bar:
         path = make(out_dir, quick=quick, seed=seed, workers=workers, scheduler=scheduler,
-                    progress=show)
+                    progress=show, strategy=strategy)
     for task in bar.tasks:                          # every step finished
         bar.update(task.id, completed=task.total)
     if not quiet:

@@ -54,16 +54,23 @@ class Weights:
 def load(text: str | Path) -> Weights:
     """The network in file `text` (a path); WeightsError in one line."""
     path = Path(str(text)).expanduser()
+    if path.is_dir():
+        raise WeightsError(f"network weights {text}: a folder, not a weights file")
     if not path.is_file():
         raise WeightsError(f"network weights {text}: no such file")
     raw = path.read_bytes()
     return _parse(str(text), raw, path)
 
 
+def shipped_path() -> Path:
+    """Where the shipped network's file is."""
+    return data.path(SHIPPED)
+
+
 @functools.lru_cache(maxsize=1)
 def shipped() -> Weights:
     """The network shipped inside the package (2-player scopa)."""
-    path = data.path(SHIPPED)
+    path = shipped_path()
     return _parse("", path.read_bytes(), path)
 
 

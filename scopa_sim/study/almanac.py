@@ -54,6 +54,7 @@ minutes), with the same sections and wider intervals.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib import metadata
@@ -65,6 +66,7 @@ from .. import data
 from ..analysis.almanac import cards, claims, commented_plays, edge, odds_table, points
 from ..analysis.almanac_page import render
 from ..engine.rules import Rules
+from ..engine.strategies import parse_strategy
 from ..runs.executors import executor
 from ..runs.plan import RunSpec
 from ..runs.resume import store_batches
@@ -164,8 +166,13 @@ def main_run(out: Path, preset: str, units: int, games: bool = False, seed: int 
     kind = "games" if games else "rounds"
     spec = RunSpec.make(**{kind: units}, strategies=(strategy,) * rules.n_sides, rules=rules,
                         seed=seed, batch_size=None)
-    root = Path(out) / "runs" / f"{strategy}-{preset}-{kind[0]}{units}-s{seed}"
+    root = Path(out) / "runs" / f"{slug(strategy)}-{preset}-{kind[0]}{units}-s{seed}"
     return ensure_run(root, spec, workers, scheduler, progress)
+
+
+def slug(strategy: str) -> str:
+    """A strategy as part of a file name: `net:weights=a/b.npz` -> `net_weights=a_b.npz`."""
+    return re.sub(r"[^A-Za-z0-9.=-]", "_", strategy)
 
 
 def part(out: Path, name: str, params: dict, make: Callable[[], dict]) -> dict:
@@ -235,21 +242,26 @@ def review_plays(rollouts: int, seed: int, workers=None, scheduler=None) -> dict
 
 # ---- the whole almanac -----------------------------------------------------
 def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=None,
-         progress: Progress | None = None, sizes: Sizes | None = None) -> Path:
+         progress: Progress | None = None, sizes: Sizes | None = None,
+         strategy: str = STRONG) -> Path:
     """Build the almanac in folder `out`: every run under out/runs/ (resumed
     when there), every comparison under out/parts/, then out/ALMANAC.md and
-    its charts. Returns the document's path."""
+    its charts. The main runs play `strategy` at every seat (`net`: the
+    learned player); another than endgame is also measured against endgame
+    on scopa, at endgame-greedy's sizes. Returns the document's path."""
     out = Path(out)
     sizes = sizes or (QUICK if quick else DEFAULT)
+    strong = str(parse_strategy(strategy))
+    ladder = LADDER + (((strong, STRONG),) if strong != STRONG else ())
     data = {"seed": seed, "version": version(), "quick": quick, "sizes": asdict(sizes),
-            "strategy": STRONG, "presets": {}, "skill": [], "advice": [], "claims": None,
+            "strategy": strong, "presets": {}, "skill": [], "advice": [], "claims": None,
             "review": None}
     with executor(workers, scheduler, setup=warm_kernels) as ex:
         for preset in PRESETS:
             rules = Rules.resolve(preset)
-            rr = main_run(out, preset, sizes.rounds[preset], False, seed, STRONG, workers, ex,
+            rr = main_run(out, preset, sizes.rounds[preset], False, seed, strong, workers, ex,
                           progress)
-            gr = main_run(out, preset, sizes.games[preset], True, seed, STRONG, workers, ex,
+            gr = main_run(out, preset, sizes.games[preset], True, seed, strong, workers, ex,
                           progress) if sizes.games.get(preset) else None
             p = {"edge": edge(rr, gr, sizes.bootstrap), "run": rr.root.name,
                  "games_run": gr.root.name if gr is not None else None}
@@ -257,18 +269,18 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
             p["points"] = points(rr)
             p["cards"] = cards(rr)
             if rules.n_sides == 2:
-                p["odds"] = odds_table(p["points"].pop("joint"), rules, (STRONG,) * 2,
+                p["odds"] = odds_table(p["points"].pop("joint"), rules, (strong,) * 2,
                                        p["points"]["rounds"], seed, sizes.bootstrap)
             if preset == "scopa":
                 _step(progress, "claims")
                 data["claims"] = claims(rr)
             data["presets"][preset] = p
-        for a, b in LADDER:
-            key = f"{a}-{b}"
+        for a, b in ladder:
+            key = f"{a}-{b}" if (a, b) in LADDER else "endgame-greedy"
             deals, games = sizes.skill[key]
-            for preset in sizes.skill_presets[key]:
+            for preset in sizes.skill_presets[key] if (a, b) in LADDER else ("scopa",):
                 data["skill"].append(part(
-                    out, f"skill-{key}-{preset}",
+                    out, f"skill-{slug(a)}-{slug(b)}-{preset}",
                     {"a": a, "b": b, "rules": preset, "deals": deals, "games": games,
                      "seed": seed},
                     lambda: skill(a, b, preset, deals, games, seed, workers, ex, progress)))

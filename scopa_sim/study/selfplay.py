@@ -56,8 +56,8 @@ def generate(rules: Rules, seed: int, first: int, count: int, lineup="endgame",
     play, roll = (Seats(rules, _every_seat(s, rules)) for s in (lineup, rollout))
     nets = list(dict.fromkeys(play.nets + roll.nets))
     index = {w: k for k, w in enumerate(nets)}
-    recipe = kernels.selfplay.Recipe(_lineup(play, index), _lineup(roll, index), float(explore),
-                                     int(worlds), float(infer))
+    recipe = kernels.selfplay.recipe(_lineup(play, index), _lineup(roll, index), explore, worlds,
+                                     infer)
     vector = packed(rules)
     record = weights.record(nets) if nets else None
     starts = list(range(first, first + count, BATCH))
