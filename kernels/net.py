@@ -13,16 +13,19 @@ numbers (`after`, one per AFTER_FIELDS name)::
     hand_size, next_hand          cards in its hand, in the next seat's
     last                          last capturer: 0 nobody, 1 its side, 2 another
     next_partner                  1 if the next seat is on its side
+    table_sum                     the ranks on the table, summed (a sweep's target)
+    unseen                        the cards it has not seen (other hands, the deck)
 
 The network's input is that afterstate as F_SIZE zeros and ones
 (FEATURE_FIELDS: a bit per card of each set, one of a count's slots, capped
-at the last), so the first layer is a sum of its rows over the ones::
+at the last; `unseen_rank`: for each rank, one of five slots, how many of its
+cards are unseen), so the first layer is a sum of its rows over the ones::
 
     value = w3 . relu(w2' relu(w1' x + b1) + b2) + b3     (float32)
     x: F_SIZE    w1: F_SIZE x H1    w2: H1 x H2    w3: H2
 
 The rows the moves share (the other sides' piles and scopas, the mover's
-pile before the move, the deck, the next seat) are summed once per decision
+pile before the move, the deck, the next seat, the unseen cards) are summed once per decision
 (`shared_rows`), each move adds its own (`own_rows`). `Net` holds the
 weights of one or more networks stacked on a leading axis (a seat's
 `weights` parameter is its index) and the decision's scratch.
@@ -33,24 +36,27 @@ import numpy as np
 
 from ._jit import kernel, spliced
 from .bits import ONE, lowest, popcount
-from .layout import MAX_MOVES, N_CARDS, R_PLAYERS, R_SIDES, R_TEAM, slots
+from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAM, RANK, RANK_CARDS, slots
 from .moves import clears_for_scopa
-from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, is_last_play
+from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, is_last_play, unseen
 from .registry import P_NET_ENDGAME, P_WEIGHTS
 from .search import solve_if_open
 
 AFTER_FIELDS = ("hand", "table", "mine", "theirs", "scopas_mine", "scopas_theirs",
-                "deck_left", "hand_size", "next_hand", "last", "next_partner")
+                "deck_left", "hand_size", "next_hand", "last", "next_partner", "table_sum",
+                "unseen")
 A_SIZE = len(AFTER_FIELDS)
 (A_HAND, A_TABLE, A_MINE, A_THEIRS, A_SCOPAS_MINE, A_SCOPAS_THEIRS, A_DECK_LEFT, A_HAND_SIZE,
- A_NEXT_HAND, A_LAST, A_NEXT_PARTNER) = range(A_SIZE)
+ A_NEXT_HAND, A_LAST, A_NEXT_PARTNER, A_TABLE_SUM, A_UNSEEN) = range(A_SIZE)
 
 FEATURE_FIELDS = (("hand", N_CARDS), ("table", N_CARDS), ("mine", N_CARDS), ("theirs", N_CARDS),
                   ("scopas_mine", 8), ("scopas_theirs", 8), ("deck_left", N_CARDS + 1),
-                  ("hand_size", 11), ("next_hand", 11), ("last", 3), ("next_partner", 1))
-_F, F_SIZE = slots(FEATURE_FIELDS)            # F_SIZE: 243
+                  ("hand_size", 11), ("next_hand", 11), ("last", 3), ("next_partner", 1),
+                  ("table_sum", 12), ("unseen_rank", 5 * N_RANKS))
+_F, F_SIZE = slots(FEATURE_FIELDS)            # F_SIZE: 305
 (F_HAND, F_TABLE, F_MINE, F_THEIRS, F_SCOPAS_MINE, F_SCOPAS_THEIRS, F_DECK_LEFT, F_HAND_SIZE,
- F_NEXT_HAND, F_LAST, F_NEXT_PARTNER) = (_F[name] for name, _ in FEATURE_FIELDS)
+ F_NEXT_HAND, F_LAST, F_NEXT_PARTNER, F_TABLE_SUM, F_UNSEEN_RANK) = (
+    _F[name] for name, _ in FEATURE_FIELDS)
 WIDTH = {name: size for name, size in FEATURE_FIELDS}
 
 
@@ -128,6 +134,13 @@ def after(pos, rules, seat, card, take, a):
     a[A_NEXT_HAND] = popcount(pos[HAND + nxt])
     a[A_LAST] = last
     a[A_NEXT_PARTNER] = 1 if rules[R_TEAM + nxt] == side else 0
+    total = np.int64(0)
+    m = table
+    while m:
+        total += RANK[lowest(m)]
+        m &= m - ONE
+    a[A_TABLE_SUM] = total
+    a[A_UNSEEN] = np.int64(unseen(pos, seat))
 
 
 @kernel
@@ -165,6 +178,9 @@ def shared_rows(z, w1, b1, a, mine_before):
     add_count(z, w1, F_NEXT_HAND, 11, a[A_NEXT_HAND])
     if a[A_NEXT_PARTNER]:
         add_row(z, w1, F_NEXT_PARTNER)
+    hidden = np.uint64(a[A_UNSEEN])
+    for r in range(1, N_RANKS + 1):
+        add_row(z, w1, F_UNSEEN_RANK + 5 * (r - 1) + popcount(hidden & RANK_CARDS[r]))
 
 
 @kernel
@@ -176,6 +192,7 @@ def own_rows(z, w1, a, mine_before):
     add_count(z, w1, F_SCOPAS_MINE, 8, a[A_SCOPAS_MINE])
     add_count(z, w1, F_HAND_SIZE, 11, a[A_HAND_SIZE])
     add_row(z, w1, F_LAST + a[A_LAST])
+    add_count(z, w1, F_TABLE_SUM, 12, a[A_TABLE_SUM])
 
 
 @kernel

@@ -100,7 +100,11 @@ def afterstate(pos, rules, seat, card, take):
             "theirs": mask_of(theirs), "scopas_mine": scopas_mine,
             "scopas_theirs": scopas_theirs, "deck_left": N_CARDS - pos[DECK],
             "hand_size": len(hand), "next_hand": len(cards_of(pos[HAND + nxt])),
-            "last": last, "next_partner": int(team[nxt] == side)}
+            "last": last, "next_partner": int(team[nxt] == side),
+            "table_sum": sum(c % 10 + 1 for c in table),
+            "unseen": mask_of(set(range(N_CARDS)) - set(cards_of(pos[HAND + seat]))
+                              - set(cards_of(pos[TABLE]))
+                              - {c for t in range(6) for c in cards_of(pos[PILE + t])})}
 
 
 def feature_vector(after):
@@ -110,6 +114,12 @@ def feature_vector(after):
     x = []
     for name, width in FEATURE_FIELDS:
         field = [0.0] * width
+        if name == "unseen_rank":                 # per rank: how many of its 4 are unseen
+            unseen = cards_of(int(after["unseen"]))
+            for rank in range(1, 11):
+                field[5 * (rank - 1) + sum(1 for c in unseen if c % 10 + 1 == rank)] = 1.0
+            x += field
+            continue
         v = int(after[name])
         if name in CARD_SETS:
             assert width == N_CARDS

@@ -242,11 +242,14 @@ def test_counts_are_capped_at_their_last_slot():
     """Scopas past 7, a hand past 10: the last slot of their field."""
     after = {"hand": (1 << 12) - 1, "table": 0, "mine": 0, "theirs": 0, "scopas_mine": 9,
              "scopas_theirs": 30, "deck_left": 40, "hand_size": 12, "next_hand": 11, "last": 2,
-             "next_partner": 1}
+             "next_partner": 1, "table_sum": 25, "unseen": (1 << 40) - (1 << 12)}
     x = R.feature_vector(after)
     assert x[N.F_SCOPAS_MINE + 7] == x[N.F_SCOPAS_THEIRS + 7] == 1
     assert x[N.F_HAND_SIZE + 10] == x[N.F_NEXT_HAND + 10] == x[N.F_DECK_LEFT + 40] == 1
-    assert x.sum() == 12 + 6 + 1                  # the hand, six counts, the flag
+    assert x[N.F_TABLE_SUM + 11] == 1
+    # cards 0..11 are not unseen: two of each of ranks 1 and 2 (0, 10; 1, 11), one of the others
+    assert x[N.F_UNSEEN_RANK + 2] == x[N.F_UNSEEN_RANK + 5 + 2] == x[N.F_UNSEEN_RANK + 10 + 3] == 1
+    assert x.sum() == 12 + 7 + 1 + 10             # the hand, seven counts, the flag, ten ranks
     row = np.array([[after[name] for name in N.AFTER_FIELDS]], np.int64)
     np.testing.assert_array_equal(features(row)[0], x)
 

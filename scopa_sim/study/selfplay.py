@@ -39,9 +39,14 @@ def features(after: np.ndarray) -> np.ndarray:
     r = np.arange(rows)
     for field, at in (("scopas_mine", N.F_SCOPAS_MINE), ("scopas_theirs", N.F_SCOPAS_THEIRS),
                       ("deck_left", N.F_DECK_LEFT), ("hand_size", N.F_HAND_SIZE),
-                      ("next_hand", N.F_NEXT_HAND), ("last", N.F_LAST)):
+                      ("next_hand", N.F_NEXT_HAND), ("last", N.F_LAST),
+                      ("table_sum", N.F_TABLE_SUM)):
         x[r, at + np.minimum(after[:, N.AFTER_FIELDS.index(field)], N.WIDTH[field] - 1)] = 1
     x[:, N.F_NEXT_PARTNER] = after[:, N.A_NEXT_PARTNER]
+    hidden = after[:, N.A_UNSEEN].astype(np.uint64)
+    for rank in range(1, 11):
+        held = (hidden[:, None] >> (bits[rank - 1::10])) & np.uint64(1)     # its 4 cards
+        x[r, N.F_UNSEEN_RANK + 5 * (rank - 1) + held.sum(1).astype(np.int64)] = 1
     return x
 
 
