@@ -27,10 +27,11 @@ from .registry import PYTHON, Lineup
 from .moves import legal_moves
 from .net import after
 from .play import ASKED, Kit, play_at, play_out
-from .position import DECK, HAND, PLAYS, TABLE, TURN, Board, board, play_move, start_round
+from .position import DECK, HAND, PLAYS, POS_SIZE, TABLE, TURN, Board, board, play_move, \
+    start_round
 from .rng import below, next_u64, stream
 from .round import deal_round
-from .search import copy_into, determinize_inferred, margin, score_into
+from .search import Deal, copy_into, determinize_inferred, margin, score_into
 from .strategies import choose
 
 
@@ -53,7 +54,10 @@ class Recipe(NamedTuple):
 
 
 class Rollout(NamedTuple):
-    """A rollout's own board, random state and scores."""
+    """The targets' own scratch: the deal every move is played on from, the
+    board a move is played on, its random state and its scores (not the
+    search scratch's: the rollout strategies use that)."""
+    sample: Deal
     board: Board
     rng: np.ndarray            # uint64[1]
     out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]
@@ -61,7 +65,8 @@ class Rollout(NamedTuple):
 
 def rollout_scratch():
     """Fresh rollout scratch."""
-    return Rollout(board(), np.zeros(1, np.uint64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16))
+    return Rollout(Deal(np.zeros(POS_SIZE, np.uint64), np.zeros(N_CARDS, np.int64)), board(),
+                   np.zeros(1, np.uint64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16))
 
 
 def recipe(lineup, rollout, explore, worlds, infer):
@@ -122,7 +127,7 @@ def targets(recipe, play, m, rules, kit, roll, target):
     pos, deck = play.pos, play.deck
     seat = np.int64(pos[TURN])
     side = rules[R_TEAM + seat]
-    sample = kit.search.sample
+    sample = roll.sample
     worlds = max(recipe.worlds, 1)
     roll_kit = Kit(rules, roll.rng, kit.work, kit.search, kit.users, kit.net)
     for _ in range(worlds):

@@ -339,14 +339,7 @@ def test_every_decision_has_a_sample_per_legal_move(kw):
     assert sum(counts) == len(ref)
 
 
-# -- rollouts by a sampling strategy: a known disagreement --------------------------
-@pytest.mark.xfail(strict=True, reason=(
-    "kernels.selfplay.targets copies each move's start from kit.search.sample, which the "
-    "rollouts share (roll_kit has kit.search): a rollout strategy that samples deals (endgame "
-    "with 3+ players once the deck is out: search.solve_sampled; pimc, ismcts, spimc, "
-    "netsearch) overwrites it, so every move after a decision's first is played on from a "
-    "position of the previous move's rollout. (With rollout='pimc' this plays cards not in "
-    "hand and crashed the process in 2-player scopa: not run here.)"))
+# -- rollouts by a sampling strategy: each move from the decision's own deal --------
 @pytest.mark.parametrize("preset, worlds", [("scopa-3", 0), ("scopa-4", 2)])
 def test_endgame_rollouts_with_more_players_match_the_reference(preset, worlds):
     rules = Rules.resolve(preset)
@@ -357,3 +350,9 @@ def test_endgame_rollouts_with_more_players_match_the_reference(preset, worlds):
     for row in firsts:                     # a decision's first move is played on from its position
         assert float(got[1][row]) == ref[row].target
     assert_matches(ref, got, SEED)
+
+def test_rollouts_by_a_search_play_every_move_from_the_decisions_deal():
+    """pimc's rollouts sample deals in the search scratch: the targets' deal is their own."""
+    rules = Rules.resolve("scopa")
+    after, target, decision = generate(rules, SEED, 0, 2, rollout="pimc:samples=2", workers=1)
+    assert len(target) > 0 and np.isfinite(target).all()

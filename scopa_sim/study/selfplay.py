@@ -90,10 +90,8 @@ def _every_seat(strategy, rules: Rules):
 
 
 def _lineup(seats: Seats, index: dict) -> Lineup:
-    """The seats' lineup with each network's index among the generator's."""
+    """The seats' lineup, each network by its index among the generator's."""
     params = seats.params.copy()
     for i, s in enumerate(seats.seats):
-        for p, (_, value) in zip(s.spec.declared, s.values):
-            if p.kind == "weights":
-                params[i, [q.name for q in s.spec.declared].index(p.name)] = index[s.nets()[0]]
+        params[i] = s.vector(index)
     return Lineup(seats.ids.copy(), params)
