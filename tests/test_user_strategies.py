@@ -277,7 +277,7 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
     its own kernel function's, and every id outside the registry chooses -1."""
     from scopa_sim.kernels import heuristics as H, search as S, strategies as K
     rules = scopa_sim.Rules()
-    seats = Seats(rules, ("random", "random"))
+    seats = Seats(rules, ("net", "random"))             # the shipped network in the scratch
     scratch = seats.scratch()
     rng, deck, pos, work = scratch.rng, scratch.deck, scratch.pos, scratch.work
     cards, takes = scratch.cards, scratch.takes
@@ -292,6 +292,8 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
         registry.ISMCTS: lambda p, s, n: S.ismcts(p, s, n, board, kit),
         registry.ENDGAME: lambda p, s, n: S.endgame(p, s, n, board, kit),
         registry.SPIMC: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
+        registry.NET: lambda p, s, n: kernels.net.net(p, s, n, board, kit),
+        registry.NETSEARCH: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
     }
     assert set(own) == {b.id for b in registry.BUILTINS}
     checked = 0
@@ -305,8 +307,8 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
                                     seats.packed, cards, takes, work)
             for b in registry.BUILTINS:
                 p = registry.DEFAULTS[b.id].copy()
-                if b.kind == "search":
-                    p[0] = 4 if b.id != registry.ENDGAME else p[0]
+                if b.kind == "search" and b.id not in (registry.ENDGAME, registry.NET):
+                    p[0] = 4                        # few samples, iterations
                 kernels.rng.stream(np.uint64(deal), 7, rng)
                 via_dispatch = K.choose(b.id, p, seat, n, board, kit)
                 kernels.rng.stream(np.uint64(deal), 7, rng)
@@ -333,10 +335,14 @@ def test_every_parameter_slot_is_its_name_in_the_strategies_that_declare_it():
     (P_USE_ENDGAME: "endgame") in every strategy that declares the name; a
     name a strategy does not declare fails at import (`registry.slot`)."""
     slots = {n: getattr(registry, n) for n in dir(registry) if n.startswith("P_")}
-    assert len(slots) == 23
+    assert len(slots) == 27
+    own = {"P_WEIGHTS": ("weights", ["net"]), "P_NET_ENDGAME": ("endgame", ["net"]),
+           "P_SEARCH_WEIGHTS": ("weights", ["netsearch"]),
+           "P_USE_ENDGAME": ("endgame", ["pimc", "ismcts", "spimc", "netsearch"])}
     for name, index in slots.items():
-        param = "endgame" if name == "P_USE_ENDGAME" else name[2:].lower()
-        holders = [b for b in registry.BUILTINS if param in [p.name for p in b.params]]
+        param, readers = own.get(name, (name[2:].lower(), None))
+        holders = [b for b in registry.BUILTINS if param in [p.name for p in b.params]
+                   and (readers is None or b.name in readers)]
         assert holders, name
         for b in holders:
             assert b.params[index].name == param, (name, b.name)
