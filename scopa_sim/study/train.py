@@ -309,8 +309,10 @@ def _atomic(path: Path, data: bytes) -> None:
 def _read_curve(path: Path) -> list[dict]:
     if not path.exists():
         return []
+    whole = ("chunk", "samples", "deals")
     with path.open() as f:
-        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+        return [{k: int(v) if k in whole else float(v) for k, v in row.items()}
+                for row in csv.DictReader(f)]
 
 
 def _write_curve(out: Path, curve: list[dict]) -> None:
