@@ -58,6 +58,9 @@ SKIPPED = [
     (r"^\.venv/bin/python benchmarks/", "a benchmark: minutes"),
     (r"^\.venv/bin/scopa-sim almanac ", "the almanac: half an hour, written into docs/; "
                                         "tests/test_almanac.py builds a small one"),
+    (r"^(\.venv/bin/)?scopa-sim train ", "trains a network: minutes to an hour; "
+                                        "tests/test_train.py trains tiny ones"),
+    (r"net:weights=mynet/", "plays the network the training above writes"),
 ]
 
 # Python: a keyword argument's value at most this (and set so when missing)
