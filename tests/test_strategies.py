@@ -97,7 +97,7 @@ def test_strategy_notation_and_errors():
     with pytest.raises(ValueError, match="must be 1.."):
         parse_strategy("ismcts:iterations=0")
     assert set(STRATEGIES) == {"random", "greedy", "heuristic", "counter", "reply", "pimc",
-                               "ismcts", "endgame", "spimc"}
+                               "ismcts", "endgame", "spimc", "net", "netsearch"}
     assert scopa_sim.engine.strategies.split_strategies("heuristic:sweep=3,seven=2,greedy") == [
         "heuristic:sweep=3,seven=2", "greedy"]
 
