@@ -40,7 +40,7 @@ from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAM, RAN
 from .moves import clears_for_scopa
 from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, is_last_play, unseen
 from .registry import P_NET_ENDGAME, P_WEIGHTS
-from .search import solve_if_open
+from .search import best_total, solve_if_open
 
 AFTER_FIELDS = ("hand", "table", "mine", "theirs", "scopas_mine", "scopas_theirs",
                 "deck_left", "hand_size", "next_hand", "last", "next_partner", "table_sum",
@@ -231,22 +231,12 @@ def move_values(net, model, pos, rules, seat, n, cards, takes):
 
 
 @kernel
-def best_value(values, n):
-    """The index of the highest of values[:n] (the first on a tie)."""
-    best = 0
-    for i in range(1, n):
-        if values[i] > values[best]:
-            best = i
-    return best
-
-
-@kernel
 def pick_net(model, seat, n, pos, rules, cards, takes, net):
     """The move of highest value by network `model`; 0 if it is the only one."""
     if n == 1:
         return 0
     move_values(net, model, pos, rules, seat, n, cards, takes)
-    return best_value(net.values, n)
+    return best_total(net.values, n)
 
 
 @spliced

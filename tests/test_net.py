@@ -276,8 +276,8 @@ def test_equal_values_choose_the_first_move():
                       net) == 0
     np.testing.assert_array_equal(net.values[:n], np.ones(n, f32))
     values = np.array([0, 2, 2, 1, 5], np.float32)
-    assert N.best_value(values, np.int64(4)) == 1            # the first of the highest
-    assert N.best_value(values, np.int64(1)) == 0
+    assert kernels.search.best_total(values, np.int64(4)) == 1            # the first of the highest
+    assert kernels.search.best_total(values, np.int64(1)) == 0
 
 
 def favouring(x, h1=4, h2=2):
