@@ -79,3 +79,11 @@ def test_the_command_line_trains_and_refuses_an_existing_training(tmp_path):
     assert (out / T.NET).is_file()
     res = CliRunner().invoke(main, ["train", "--out", str(out), "--samples", "500"])
     assert res.exit_code == 2 and "--resume" in res.output
+
+
+def test_a_damaged_checkpoint_is_one_line(tmp_path):
+    out = tmp_path / "net"
+    T.train(out, T.Settings(**{**TINY, "samples": 100}), workers=1)
+    (out / T.CHECKPOINT).write_bytes(b"not a checkpoint")
+    with pytest.raises(T.TrainError, match="damaged"):
+        T.train(out, resume=True, workers=1)

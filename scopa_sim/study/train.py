@@ -29,6 +29,7 @@ the same numbers. The folder::
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import os
@@ -40,6 +41,8 @@ import numpy as np
 
 from ..engine import nets
 from ..engine.rules import Rules
+from ..kernels.net import F_SIZE
+from .matches import compare
 from .selfplay import features, generate
 
 SETTINGS, CHECKPOINT, NET, CURVE, CHART = ("settings.json", "checkpoint.pt", "net.npz",
@@ -108,7 +111,6 @@ def _torch():
 
 def model(hidden, torch):
     """The network as torch layers: F -> H1 -> H2 -> 1 with ReLUs."""
-    from ..kernels.net import F_SIZE
     h1, h2 = hidden
     return torch.nn.Sequential(torch.nn.Linear(F_SIZE, h1), torch.nn.ReLU(),
                                torch.nn.Linear(h1, h2), torch.nn.ReLU(), torch.nn.Linear(h2, 1))
@@ -155,12 +157,16 @@ def train(out: Path, settings: Settings | None = None, resume: bool = False,
     state = {"chunk": 0, "samples": 0, "seconds": 0.0, "loss": float("nan"), "steps": 0}
     rng = np.random.default_rng(settings.seed)
     if resume and (out / CHECKPOINT).exists():
-        saved = torch.load(out / CHECKPOINT, weights_only=False)
-        net.load_state_dict(saved["model"])
-        opt.load_state_dict(saved["optimizer"])
-        torch.set_rng_state(saved["torch_rng"])
-        rng.bit_generator.state = saved["rng"]
-        state = saved["state"]
+        try:                            # tensors and plain data only: no pickled code runs
+            saved = torch.load(out / CHECKPOINT, weights_only=True)
+            net.load_state_dict(saved["model"])
+            opt.load_state_dict(saved["optimizer"])
+            torch.set_rng_state(saved["torch_rng"])
+            rng.bit_generator.state = saved["rng"]
+            state = dict(saved["state"])
+        except Exception as e:
+            raise TrainError(f"{out / CHECKPOINT} is damaged or not a checkpoint of this "
+                             f"training ({type(e).__name__}): start a new training") from None
     replay = Replay(settings.replay)
     for k in range(max(0, state["chunk"] - settings.replay), state["chunk"]):
         replay.add(k, _chunk(out, rules, settings, k, workers))
@@ -274,7 +280,6 @@ def _learn(net, opt, replay: Replay, steps: int, settings: Settings, state: dict
 
 def _check(out: Path, rules, settings: Settings, state: dict, workers: int) -> dict:
     """net against endgame on the check's duplicate deals (always the same ones)."""
-    from .matches import compare
     r = compare(f"net:weights={out / NET}", "endgame", rules=rules, seed=settings.seed + 1,
                 deals=settings.check, workers=workers)
     m = r["margin"]
@@ -317,7 +322,6 @@ def _read_curve(path: Path) -> list[dict]:
 
 def _write_curve(out: Path, curve: list[dict]) -> None:
     """curve.csv and curve.png."""
-    import io
     text = io.StringIO()
     w = csv.DictWriter(text, CURVE_FIELDS, lineterminator="\n")
     w.writeheader()
@@ -328,7 +332,7 @@ def _write_curve(out: Path, curve: list[dict]) -> None:
 
 def chart(curve: list[dict], path: Path) -> None:
     """The learning curve: net's margin over endgame against wall time."""
-    import matplotlib
+    import matplotlib                   # when the curve is drawn: the import is heavy
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     minutes = [r["seconds"] / 60 for r in curve]
