@@ -551,3 +551,10 @@ def test_a_run_records_each_networks_sha256_and_resuming_with_other_weights_is_r
 def test_a_folder_given_as_weights_is_one_line(tmp_path):
     with pytest.raises(nets.WeightsError, match="a folder"):
         nets.load(tmp_path)
+
+
+def test_advise_plays_its_rollouts_with_net():
+    df = scopa_sim.advise(hand="7d 7h As", table="2c 4h 5s Qd", strategy="net", rollouts=60,
+                          seed=1)
+    assert df.attrs["strategy"] == "net" and len(df) == 3
+    assert df["margin"].notna().all()
