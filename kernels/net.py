@@ -36,7 +36,8 @@ import numpy as np
 
 from ._jit import kernel, spliced
 from .bits import ONE, lowest, popcount
-from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAM, RANK, RANK_CARDS, slots
+from .heuristics import rank_sum
+from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAM, RANK_CARDS, slots
 from .moves import clears_for_scopa
 from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, is_last_play, unseen
 from .registry import P_NET_ENDGAME, P_WEIGHTS
@@ -85,8 +86,8 @@ def net_record(w1, b1, w2, b2, w3, b3):
 
 
 def fresh(net):
-    """`net`'s weights (shared, read only) with fresh scratch: each batch
-    its own."""
+    """`net`'s weights (shared: the kernels only read them) with fresh
+    scratch: each batch its own."""
     return net_record(*net[:6])
 
 
@@ -134,12 +135,7 @@ def after(pos, rules, seat, card, take, a):
     a[A_NEXT_HAND] = popcount(pos[HAND + nxt])
     a[A_LAST] = last
     a[A_NEXT_PARTNER] = 1 if rules[R_TEAM + nxt] == side else 0
-    total = np.int64(0)
-    m = table
-    while m:
-        total += RANK[lowest(m)]
-        m &= m - ONE
-    a[A_TABLE_SUM] = total
+    a[A_TABLE_SUM] = rank_sum(table)
     a[A_UNSEEN] = np.int64(unseen(pos, seat))
 
 
