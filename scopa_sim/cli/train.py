@@ -37,14 +37,16 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
 
     Rounds are played by endgame; every legal move of the decisions the
     network makes is played on to the end of the round, and the network
-    learns each move's mean margin from what the mover sees. Every other
-    chunk of rounds the network plays endgame on the same duplicate deals:
-    curve.csv and curve.png show its strength against training time.
+    learns each move's mean margin from what the mover sees. After every
+    fourth chunk of rounds (10,000 each) the network plays endgame on the
+    same duplicate deals: curve.csv and curve.png show its strength against
+    training time.
     Needs torch: pip install 'scopa-sim[train]'.
 
     \b
     Examples:
-      scopa-sim train --out mynet --samples 20000000      # the shipped network's recipe
+      scopa-sim train --out mynet --samples 20000000      # the shipped network: this,
+      scopa-sim train --out mynet --resume --samples 30000000   # then this
       scopa-sim train --out mynet --resume                # go on after Ctrl-C
       scopa-sim train --out s3 --preset scopa-3 --hours 1
       scopa-sim simulate --strategies net:weights=mynet/net.npz,endgame
