@@ -59,6 +59,9 @@ _F, F_SIZE = slots(FEATURE_FIELDS)            # F_SIZE: 305
  F_NEXT_HAND, F_LAST, F_NEXT_PARTNER, F_TABLE_SUM, F_UNSEEN_RANK) = (
     _F[name] for name, _ in FEATURE_FIELDS)
 WIDTH = {name: size for name, size in FEATURE_FIELDS}
+W_SCOPAS, W_DECK_LEFT, W_HANDS, W_TABLE_SUM = (
+    WIDTH[f] for f in ("scopas_mine", "deck_left", "hand_size", "table_sum"))
+W_RANK = WIDTH["unseen_rank"] // N_RANKS       # 0..4 of a rank's cards unseen
 
 
 class Net(NamedTuple):
@@ -169,14 +172,14 @@ def shared_rows(z, w1, b1, a, mine_before):
         z[j] = b1[j]
     add_cards(z, w1, F_THEIRS, a[A_THEIRS])
     add_cards(z, w1, F_MINE, mine_before)
-    add_count(z, w1, F_SCOPAS_THEIRS, 8, a[A_SCOPAS_THEIRS])
-    add_count(z, w1, F_DECK_LEFT, N_CARDS + 1, a[A_DECK_LEFT])
-    add_count(z, w1, F_NEXT_HAND, 11, a[A_NEXT_HAND])
+    add_count(z, w1, F_SCOPAS_THEIRS, W_SCOPAS, a[A_SCOPAS_THEIRS])
+    add_count(z, w1, F_DECK_LEFT, W_DECK_LEFT, a[A_DECK_LEFT])
+    add_count(z, w1, F_NEXT_HAND, W_HANDS, a[A_NEXT_HAND])
     if a[A_NEXT_PARTNER]:
         add_row(z, w1, F_NEXT_PARTNER)
     hidden = np.uint64(a[A_UNSEEN])
     for r in range(1, N_RANKS + 1):
-        add_row(z, w1, F_UNSEEN_RANK + 5 * (r - 1) + popcount(hidden & RANK_CARDS[r]))
+        add_row(z, w1, F_UNSEEN_RANK + W_RANK * (r - 1) + popcount(hidden & RANK_CARDS[r]))
 
 
 @kernel
@@ -185,10 +188,10 @@ def own_rows(z, w1, a, mine_before):
     add_cards(z, w1, F_HAND, a[A_HAND])
     add_cards(z, w1, F_TABLE, a[A_TABLE])
     add_cards(z, w1, F_MINE, a[A_MINE] & ~mine_before)
-    add_count(z, w1, F_SCOPAS_MINE, 8, a[A_SCOPAS_MINE])
-    add_count(z, w1, F_HAND_SIZE, 11, a[A_HAND_SIZE])
+    add_count(z, w1, F_SCOPAS_MINE, W_SCOPAS, a[A_SCOPAS_MINE])
+    add_count(z, w1, F_HAND_SIZE, W_HANDS, a[A_HAND_SIZE])
     add_row(z, w1, F_LAST + a[A_LAST])
-    add_count(z, w1, F_TABLE_SUM, 12, a[A_TABLE_SUM])
+    add_count(z, w1, F_TABLE_SUM, W_TABLE_SUM, a[A_TABLE_SUM])
 
 
 @kernel
@@ -215,10 +218,10 @@ def move_values(net, model, pos, rules, seat, n, cards, takes):
     """Each legal move's value into net.values[:n]."""
     w1, a, base, z = net.w1[model], net.after, net.base, net.z
     mine_before = np.int64(pos[PILE + rules[R_TEAM + seat]])
-    after(pos, rules, seat, cards[0], takes[0], a)
-    shared_rows(base, w1, net.b1[model], a, mine_before)
     for i in range(n):
         after(pos, rules, seat, cards[i], takes[i], a)
+        if i == 0:                                  # the first move's: what all share
+            shared_rows(base, w1, net.b1[model], a, mine_before)
         for j in range(z.shape[0]):
             z[j] = base[j]
         own_rows(z, w1, a, mine_before)

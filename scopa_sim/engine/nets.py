@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import json
 import zipfile
 from dataclasses import dataclass, field
@@ -81,8 +82,8 @@ def resolve(value) -> Weights:
 
 def _parse(text: str, raw: bytes, path: Path) -> Weights:
     where = f"network weights {text or path}"
-    try:
-        f = np.load(path, allow_pickle=False)
+    try:                                # the bytes hashed are the bytes read
+        f = np.load(io.BytesIO(raw), allow_pickle=False)
         if not isinstance(f, np.lib.npyio.NpzFile):
             raise ValueError("one array, not an .npz")
         with f:
@@ -124,8 +125,8 @@ def check_shapes(arrays, where: str) -> None:
                            ("b3", b3, (1,))):
         if a.shape != shape:
             raise WeightsError(f"{where}: {name} has shape {a.shape}, not {shape}")
-    for name, a in zip(NAMES, arrays):
-        if a.dtype.kind != "f" or not np.isfinite(a).all():
+    for name, a in zip(NAMES, arrays):              # float32 by now: _parse, save
+        if not np.isfinite(a).all():
             raise WeightsError(f"{where}: {name} is not all finite numbers")
 
 
@@ -143,7 +144,8 @@ def save(path: Path, arrays, meta: dict) -> str:
 
 def record(weights: list[Weights]):
     """The kernel's `Net` of these networks, in this order (a seat's
-    `weights` parameter is the index); they must have one shape."""
+    `weights` parameter is the index; None for none); they must have one
+    shape."""
     if not weights:
         return None
     shapes = {w.shape for w in weights}

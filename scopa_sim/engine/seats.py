@@ -64,7 +64,7 @@ class Seats:
 
     def net_record(self):
         """The networks the seats play, as the kernel takes them (None: none)."""
-        return nets.record(self.nets) if self.nets else None
+        return nets.record(self.nets)
 
     def name(self, strategy: int) -> str:
         """A strategy id as the run names it."""

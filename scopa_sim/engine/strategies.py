@@ -186,7 +186,8 @@ def _check_value(strategy: str, p: Param, value) -> None:
             raise ValueError(f"{where} names a fast strategy: {', '.join(FAST_NAMES)}")
         return
     if p.kind == "weights":
-        if value != 0 and type(value).__name__ != "Weights":
+        from . import nets        # see Strategy.nets
+        if value != 0 and not isinstance(value, nets.Weights):
             raise ValueError(f"{where} is a weights file (PATH.npz) or shipped, not {value!r}")
         return
     if (isinstance(value, (bool, np.bool_))

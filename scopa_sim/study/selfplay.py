@@ -64,7 +64,7 @@ def generate(rules: Rules, seed: int, first: int, count: int, lineup="endgame",
     recipe = kernels.selfplay.recipe(_lineup(play, index), _lineup(roll, index), explore, worlds,
                                      infer)
     vector = packed(rules)
-    record = weights.record(nets) if nets else None
+    record = weights.record(nets)
     starts = list(range(first, first + count, BATCH))
 
     def batch(start):
