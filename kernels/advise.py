@@ -8,10 +8,10 @@ Arrays, records of arrays and scalars in, arrays out. The caller
                        (root.cards/takes[:n], canonical order), a
                        `position.Board`
     seat               the adviser: the seat to play
-    points             int16[count, n, n_sides]: each side's round points
-                       after rollout r of move j (`advise_batch`), or
-                       int16[n, n_sides] on the exact line of move j
-                       (`exact_values`)
+    ends               what each move's rollouts end with, an `Outcomes`:
+                       each side's round results after rollout r of move
+                       j (`advise_batch`; count 1 on the exact line of
+                       `exact_values`) and whether the next play swept
     rec                the rollouts' own buffers, a `Rollouts` (`buffers()`)
     kit                the decision scratch and the users context, a `play.Kit`
 
@@ -37,9 +37,9 @@ import numpy as np
 
 from ._jit import kernel, outlined, spliced
 from .heuristics import choose_fast
-from .layout import MAX_PLAYERS, N_CARDS, N_SIDE, R_SIDES, R_TEAM, S_POINTS
+from .layout import MAX_PLAYERS, N_CARDS, N_SIDE, R_TEAM
 from .play import OVER, play_out
-from .position import HAND, POS_SIZE, Board, board, play_move, unseen
+from .position import HAND, PLAYS, POS_SIZE, TABLE, Board, board, play_move, unseen
 from .registry import Lineup, lineup
 from .rng import stream
 from .search import (
@@ -53,12 +53,25 @@ LINE_PARAMS = ("value", "side")
 LINE_VALUE, LINE_SIDE = (LINE_PARAMS.index(f) for f in ("value", "side"))
 
 
+class Outcomes(NamedTuple):
+    """What the root moves' rollouts end with (a named tuple of arrays)."""
+    scores: np.ndarray         # int16[count, n, n_sides, N_SIDE]: each side's round results
+                               # (`layout.SIDE_FIELDS`) after rollout r of root move j
+    swept: np.ndarray          # bool[count, n]: whether the play after move j took the
+                               # whole table (a sweep, scored as a scopa or not)
+
+
+def outcomes(count, n, n_sides):
+    """Fresh Outcomes for `count` rollouts of `n` moves."""
+    return Outcomes(np.zeros((count, n, n_sides, N_SIDE), np.int16),
+                    np.zeros((count, n), np.bool_))
+
+
 class Rollouts(NamedTuple):
     """advise's rollout buffers (a named tuple of arrays)."""
     sample: Deal               # a deal of the hidden cards
     roll: Board                # a root move played on it, then played out
     lineup: Lineup             # the rollout strategy at every seat
-    out: np.ndarray            # int16[MAX_PLAYERS, N_SIDE]: one rollout's scores
     saved: np.ndarray          # uint64[1]: the random state every root move starts from
 
 
@@ -69,20 +82,33 @@ def buffers(strategy, params):
     line.strategies[:] = strategy
     line.params[:] = params
     return Rollouts(sample=Deal(np.zeros(POS_SIZE, np.uint64), np.zeros(N_CARDS, np.int64)),
-                    roll=board(), lineup=line,
-                    out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
-                    saved=np.zeros(1, np.uint64))
+                    roll=board(), lineup=line, saved=np.zeros(1, np.uint64))
+
+
+@kernel
+def took_all(board, table, at):
+    """Whether play `at` of the board's log took all of `table` (the table
+    it was played on): a sweep."""
+    return table != 0 and board.pos[PLAYS] > at and board.log[at, 2] == np.int64(table)
+
+
+@kernel
+def end_into(ends, r, j, board, rules, table, at):
+    """Score the played-out board into ends[r, j], with whether play `at`
+    swept `table`."""
+    out = ends.scores[r, j]
+    score_into(board.pos, rules, out)
+    ends.swept[r, j] = took_all(board, table, at)
 
 
 @spliced
-def rollouts(choose, seed, first, count, seat, n, root, points, rec, kit):
+def rollouts(choose, seed, first, count, seat, n, root, ends, rec, kit):
     """Rollouts first..first+count-1 of every root move, each round played
-    out by `choose` for the lineup of `rec`; points into `points`.
+    out by `choose` for the lineup of `rec`; what each ends with into `ends`.
     Returns count, or -1 when a user strategy chose a move that does not
     exist (recorded in kit.users)."""
     rules, rng = kit.rules, kit.rng
-    sample, roll, out, saved = rec.sample, rec.roll, rec.out, rec.saved
-    n_sides = rules[R_SIDES]
+    sample, roll, saved = rec.sample, rec.roll, rec.saved
     for r in range(count):
         stream(seed, first + r, rng)
         determinize(root.pos, root.deck, seat, rng, sample.pos, sample.deck, kit.work)
@@ -92,27 +118,26 @@ def rollouts(choose, seed, first, count, seat, n, root, points, rec, kit):
             copy_into(roll.deck, sample.deck)
             rng[0] = saved[0]                         # the same draws for every move
             play_move(roll.pos, roll.deck, rules, root.cards[j], root.takes[j])
+            table, at = roll.pos[TABLE], roll.pos[PLAYS]
             play_out(choose, rec.lineup, roll, kit, None)
             if kit.users.fault[F_STRATEGY] >= 0:
                 return -1
-            score_into(roll.pos, rules, out)
-            for t in range(n_sides):
-                points[r, j, t] = out[t, S_POINTS]
+            end_into(ends, r, j, roll, rules, table, at)
     return count
 
 
 @outlined
-def advise_batch(seed, first, count, seat, n, root, points, rec, kit):
+def advise_batch(seed, first, count, seat, n, root, ends, rec, kit):
     """`rollouts` played out by a fast strategy or a user's."""
-    return rollouts(choose_fast, seed, first, count, seat, n, root, points, rec, kit)
+    return rollouts(choose_fast, seed, first, count, seat, n, root, ends, rec, kit)
 
 
 @outlined
-def deep_batch(seed, first, count, seat, n, root, points, rec, kit):
+def deep_batch(seed, first, count, seat, n, root, ends, rec, kit):
     """`rollouts` played out by any strategy: the deep evaluation's, by a
     search strategy for every seat (`strategies.decide`, compiled apart, on
     first use)."""
-    return rollouts(decide, seed, first, count, seat, n, root, points, rec, kit)
+    return rollouts(decide, seed, first, count, seat, n, root, ends, rec, kit)
 
 
 @kernel
@@ -132,15 +157,14 @@ def keep_value(strategy, p, seat, n, board, kit):
 
 
 @outlined
-def exact_values(seat, n, root, line, values, points, kit):
+def exact_values(seat, n, root, line, values, ends, kit):
     """Each root move's exact margin for `seat`'s side into values[:n], and
-    each side's points on a best line of it into points[:n]; 0, or -1 if the
+    what a best line of it ends with into ends[0, :n]; 0, or -1 if the
     scratch is too small (the caller checks `search.solvable` first). The
     line is played on the board `line`; minimax works in kit.search.solver."""
     rules, search = kit.rules, kit.search
-    stack, lines, out = search.solver.stack, search.lineup, search.solver.out
+    stack, lines = search.solver.stack, search.lineup
     side = rules[R_TEAM + seat]
-    n_sides = rules[R_SIDES]
     copy_into(stack[0], root.pos)
     holder = hidden_holder(root.pos, seat, rules)
     if holder >= 0:
@@ -149,6 +173,7 @@ def exact_values(seat, n, root, line, values, points, kit):
     for j in range(n):
         copy_into(line.pos, stack[0])
         play_move(line.pos, line.deck, rules, root.cards[j], root.takes[j])
+        table, at = line.pos[TABLE], line.pos[PLAYS]
         copy_into(stack[1], line.pos)
         v = minimax(1, line.deck, side, -np.inf, np.inf, rules, kit.work, search.solver,
                     search.roll)
@@ -161,7 +186,5 @@ def exact_values(seat, n, root, line, values, points, kit):
             lines.params[s, LINE_SIDE] = side
         if play_out(keep_value, lines, line, kit, None) != OVER:
             return -1
-        score_into(line.pos, rules, out)
-        for t in range(n_sides):
-            points[j, t] = out[t, S_POINTS]
+        end_into(ends, 0, j, line, rules, table, at)
     return 0

@@ -11,6 +11,7 @@ from scopa_sim import Game, Round, read_record, review
 from scopa_sim.study.advise import DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, evaluate
 from scopa_sim.cli import main
 from scopa_sim.engine.records import parse_record
+from scopa_sim.defaults import REVIEW_STRATEGY
 from scopa_sim.study.review import THRESHOLDS, _seed
 from test_advise import move_text, reference
 
@@ -80,7 +81,7 @@ def test_playing_the_reviewed_best_move_costs_nothing():
         best = evaluate(game.rules, pos, deck, r.turn, (0, 0), "heuristic", 300,
                         seed=_seed(5, k, len(r.moves)), workers=1)["moves"][0]
         game.play(best["card"], best["takes"] or ())
-    df = review(game, rollouts=300, seed=5, workers=1)
+    df = review(game, strategy="heuristic", rollouts=300, seed=5, workers=1)
     rated = df[df.level.isin(["exact", "rollouts"])]
     assert len(rated) > 10
     assert (rated.cost == 0).all() and (rated.label == "").all()
@@ -201,7 +202,7 @@ def test_luck_and_play_add_up_to_the_margin():
     from scopa_sim.engine.strategies import parse_strategy
     df = review(SEED_003, seed=1, rollouts=500)
     r0 = df.attrs["rounds"][0]
-    base = _baseline(read_record(SEED_003).rules, parse_strategy("heuristic"))
+    base = _baseline(read_record(SEED_003).rules, parse_strategy(REVIEW_STRATEGY))
     for side, (luck, d) in enumerate(zip(r0["luck"], (0, 1))):    # Ada (side 0) dealt
         own = df[df.side == side].cost.sum()
         other = df[df.side != side].cost.sum()
@@ -222,8 +223,9 @@ def test_the_deep_check_overturns_a_label_that_heuristic_rollouts_give():
     seat = rnd.turn
     game = _game_of(rnd)
     game.play("Jd", ())
-    quick = review(game, seats=[seat], seed=1, workers=2, check=False).iloc[-1]
-    checked = review(game, seats=[seat], seed=1, workers=2).iloc[-1]
+    quick = review(game, seats=[seat], strategy="heuristic", seed=1, workers=2).iloc[-1]
+    checked = review(game, seats=[seat], strategy="heuristic", seed=1, workers=2,
+                     check=True).iloc[-1]
     assert quick.played == checked.played == "Jd trails"
     assert quick.label != "" and quick.level == "rollouts"
     assert checked.level == "deep" and checked.label == "" and checked.quick_label == quick.label

@@ -16,8 +16,28 @@ def _cell(rec: dict, name: str, fmt: str, exact: bool) -> str:
     return format(est, fmt) if exact else f"{est:{fmt}} [{low:{fmt}}, {high:{fmt}}]"
 
 
-def advise_view(r: dict):
-    """The result as one table (best move first) and flat records."""
+def _part(est: float, low: float, high: float) -> str:
+    """A part of a difference as mean ± half its interval ('0' when none)."""
+    if est == low == high:
+        return f"{est:+.2f}" if est else "0"
+    return f"{est:+.2f}±{(high - low) / 2:.2f}"
+
+
+def why_view(r: dict):
+    """Each move's difference from the best (the best's from the next) by
+    part, and its largest part in words."""
+    from ..analysis.output import Section
+    names = list(r["moves"][0]["parts"]) if r["moves"] and r["moves"][0]["parts"] else []
+    s = Section("why: each move minus the best (the best: minus the next), by part, "
+                "round points (± half the 95% interval)", ["move", *names, "in words"])
+    for m in r["moves"]:
+        s.add(m["move"], *(_part(*m["parts"][k]) for k in names), m["why"])
+    return s
+
+
+def advise_view(r: dict, why: bool = False):
+    """The result as one table (best move first), with --why the table of
+    parts, and flat records."""
     # imported when the command runs: help and listings stay light
     from ..analysis.output import Section
     game = r["score"] is not None
@@ -39,7 +59,7 @@ def advise_view(r: dict):
         s.caption = (f"{r['rollouts']:,} rollouts (every move played on the same deals of the "
                      f"unseen cards, then by {r['strategy']} for every seat), seed {r['seed']}; "
                      f"stopped: {r['stopped']}")
-    return [s], r["moves"]
+    return ([s, why_view(r)] if why and len(r["moves"]) > 1 else [s]), r["moves"]
 
 
 @click.command()
@@ -72,6 +92,10 @@ def advise_view(r: dict):
               help="Stop when every move's margin interval is within ±H (instead of when the "
                    "best move is separated from the rest).")
 @click.option("--no-early-stop", is_flag=True, help="Run all --rollouts.")
+@click.option("--why", is_flag=True,
+              help="Also say why: each move's difference from the best split by what the "
+                   "round's points are made of (scopas, settebello, cards, coins, primiera), "
+                   "and the largest part in words.")
 @rules_options
 @seed_option
 @workers_option
@@ -79,7 +103,7 @@ def advise_view(r: dict):
 @FORMAT
 @QUIET
 def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollouts, deep,
-           until_halfwidth, no_early_stop, rules_name, rule_options, seed, workers, scheduler,
+           until_halfwidth, no_early_stop, why, rules_name, rule_options, seed, workers, scheduler,
            cluster, fmt, quiet):
     """Which move: every legal move of the seat to play, best first.
 
@@ -103,6 +127,7 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
       scopa-sim advise --hand "Kc 3d" --table "4h 6c" --mine "7d 2c 5s" --theirs "Qd As Kh" \\
           --last theirs --score 5-7
       scopa-sim advise --hand "7d 7h As" --table "2c 4h 5s Qd" --until-halfwidth 0.02
+      scopa-sim advise --hand "3h Kc" --table "4c" --why --seed 1
     """
     # imported when the command runs: help and listings stay light
     from ..study.advise import BATCH, DEEP_BATCH, build_position, check_score, evaluate, level
@@ -117,7 +142,7 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
                           not no_early_stop, seed, workers, where(scheduler, cluster),
                           batch=DEEP_BATCH if deep else BATCH,
                           progress=lambda k: bar.advance(task, k))
-    emit(result, advise_view, fmt)
+    emit(result, lambda r: advise_view(r, why), fmt)
 
 
 COMMANDS = (advise,)

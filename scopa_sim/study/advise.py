@@ -83,6 +83,7 @@ from ..analysis.markov import tied_chances, win_table
 from ..analysis.stats import column_chances, column_means
 from ..engine.game import Game, Round, position_arrays
 from ..kernels.moves import W_SIZE
+from . import verdicts
 from .odds import simulated_counts
 
 MAX_ROLLOUTS = 10_000_000
@@ -107,6 +108,10 @@ COLUMNS = {
     "win_game": "P(the adviser's side wins the game), given the score (only with a score)",
     "win_game_low": "95% interval",
     "win_game_high": "",
+    "why": "the largest part of the difference from the best move (the best: from the next) "
+           "in words, e.g. 'gives away a scopa 31% of the time (vs 4%)'",
+    "parts": "that difference split by what the round's points are made of: {part: "
+             "(mean, low, high)}, adding up to it (`verdicts`)",
 }
 
 
@@ -260,22 +265,23 @@ class _Job:
     takes: np.ndarray
 
 
-def _batch(job: _Job, b: int) -> np.ndarray:
-    """Rollouts b*batch.. of every move: round points int16[count, moves, sides]."""
-    from ..kernels.advise import advise_batch, buffers, deep_batch
+def _batch(job: _Job, b: int):
+    """Rollouts b*batch.. of every move: what each ends with, a
+    `kernels.advise.Outcomes` (count rows)."""
+    from ..kernels.advise import advise_batch, buffers, deep_batch, outcomes
     from ..kernels.batch import kit
     first = b * job.batch
     count = min(job.batch, job.total - first)
     n = len(job.cards)
     seats = Seats(job.rules, (job.strategy,) * job.rules.n_sides)
     users = seats.context()
-    out = np.zeros((count, n, job.rules.n_sides), np.int16)
+    ends = outcomes(count, n, job.rules.n_sides)
     try:
         kernel = advise_batch if is_fast(job.strategy) else deep_batch
         done = call(kernel, np.uint64(job.seed), np.int64(first), np.int64(count),
                     np.int64(job.seat), np.int64(n), P.board(job.pos, job.deck, job.cards,
                                                               job.takes),
-                    out, buffers(seats.ids[0], seats.params[0]),
+                    ends, buffers(seats.ids[0], seats.params[0]),
                     kit(seats.packed, users=users, nets=seats.net_record()))
     except Exception as e:
         if not seats.users:
@@ -286,7 +292,7 @@ def _batch(job: _Job, b: int) -> np.ndarray:
         f = users.fault
         seat = int(f[F_SEAT])
         raise seats.bad_choice(f, seat, f"an advise rollout (seat {seat}, play {int(f[F_PLAY])})")
-    return out
+    return ends
 
 
 def rollout_strategy(strategy) -> Strategy:
@@ -315,15 +321,16 @@ def self_play(strategy: Strategy) -> Strategy:
 
 
 def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
-    """(margins float64[n], points int16[n, sides]) by minimax, or None."""
-    from ..kernels.advise import exact_values
+    """(margins float64[n], the ends of a best line of each, an `Outcomes`
+    of one row) by minimax, or None."""
+    from ..kernels.advise import exact_values, outcomes
     from ..kernels.batch import kit
     n = len(cards)
     values = np.zeros(n, np.float64)
-    out = np.zeros((n, n_sides), np.int16)
+    ends = outcomes(1, n, n_sides)
     ok = call(exact_values, np.int64(seat), np.int64(n), P.board(pos, deck, cards, takes),
-              P.board(), values, out, kit(rules_v))
-    return None if ok < 0 else (values, out)
+              P.board(), values, ends, kit(rules_v))
+    return None if ok < 0 else (values, ends)
 
 
 def _open(pos: np.ndarray, seat: int, rules: Rules) -> bool:
@@ -336,13 +343,6 @@ def _open(pos: np.ndarray, seat: int, rules: Rules) -> bool:
 
 
 # ---- statistics -------------------------------------------------------------------
-def _margins_over_best(points: np.ndarray, side: int) -> np.ndarray:
-    """Side's points minus the best other side's, over the last axis (its
-    margin over the best other side: a move's "margin")."""
-    others = np.delete(points, side, axis=-1).max(axis=-1)
-    return points[..., side].astype(np.int64) - others
-
-
 def _looks(rollouts: int, batch: int) -> int:
     """How often the early stop looks: at batch x 1, 2, 4, ... below `rollouts`."""
     return max(1, (max(rollouts - 1, 1) // batch).bit_length())
@@ -390,12 +390,19 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
              strategy=DEFAULT_STRATEGY, rollouts: int = DEFAULT_ROLLOUTS,
              until_halfwidth: float | None = None, early_stop: bool = True,
              seed: int | None = None, workers: int | None = 1, scheduler=None, batch: int = BATCH,
-             progress: Callable[[int], None] | None = None, paired_win: bool = False) -> dict:
+             progress: Callable[[int], None] | None = None, paired_win: bool = False,
+             played: tuple | None = None, marks: Sequence[float] = ()) -> dict:
     """Every legal move of `seat` (to play) in a checked kernel position:
-    the result as plain data ("moves": records best first, see COLUMNS;
-    "rollouts", "stopped", "exact", ...). With `paired_win` and a score,
-    each move also has "win_vs_best" (and _low, _high): its P(win the game)
-    minus the best move's, paired on the same deals."""
+    the result as plain data ("moves": records best first, see COLUMNS,
+    each with "parts" and "why": against the best move, the best against
+    the next; "rollouts", "stopped", "exact", "looks", ...). With
+    `paired_win` and a score, each move also has "win_vs_best" (and _low,
+    _high): its P(win the game) minus the best move's, paired on the same
+    deals. With `played` (card, take), the rollouts stop when that move's
+    verdict is decided (`verdicts.verdict`, at 95% split over the looks,
+    `marks` the thresholds its cost must not straddle), and "verdict" holds
+    it: the verdict, "versus" (a move, or ''), "edge" (_low, _high),
+    "parts" and "why" of the move against versus."""
     s = rollout_strategy(strategy)
     seed = seed_or_fresh(seed)
     rollouts = whole(rollouts, "rollouts", 2, MAX_ROLLOUTS,
@@ -416,82 +423,107 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     n = int(kernels.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules_v, cards, takes,
                                 np.zeros(W_SIZE, np.int64)))
     cards, takes = cards[:n].copy(), takes[:n].copy()
+    texts = [move_text(int(cards[j]), cards_of(int(takes[j]))) for j in range(n)]
+    mine = None if played is None else texts.index(move_text(*played))
     next_dealer = (int(pos[P.DEALER]) + 1) % rules.players
+    looks = _looks(rollouts, batch)
     result = {"hand": names(cards_of(int(pos[P.HAND + seat]))),
               "table": names(cards_of(int(pos[P.TABLE]))), "rules": rules.name,
               "strategy": str(s), "seed": seed, "seat": seat, "side": side, "sides": n_sides,
-              "score": list(score) if score is not None else None, "moves": []}
+              "score": list(score) if score is not None else None, "looks": looks, "moves": []}
 
     exact = _exact(seat, pos, deck, rules_v, cards, takes, n_sides) if _open(
         pos, seat, rules) else None
     if exact is not None:
-        values, points = exact
-        margin = values
-        diff = values - values.max()
-        cols = {"margin": (values,) * 3, "vs_best": (diff,) * 3,
-                "win_round": ((values > 0) * 1.0,) * 3}
-        if score is not None:
-            g = _win_game(points, side, score, rules, next_dealer, s)
-            cols["win_game"] = (g, g, g)
-            if paired_win:
-                cols["win_vs_best"] = (g - g[int(np.argmax(values))],) * 3
+        values, ends = exact
+        got = verdicts.samples(ends.scores, ends.swept, side, values)
         result.update(exact=True, rollouts=0,
                       stopped="exact: nothing is hidden (minimax, best play by every seat)")
     else:
         job = _Job(seed, rollouts, batch, seat, pos, deck, rules, s, cards, takes)
-        parts, looks = [], _looks(rollouts, batch)
+        parts = []
         state = {"done": 0, "check": batch,
                  "stopped": f"the most rollouts asked for ({rollouts:,})"}
 
-        def fold(_, part: np.ndarray) -> bool:
+        def fold(_, part) -> bool:
             parts.append(part)
-            state["done"] += len(part)
+            state["done"] += len(part.swept)
             if progress:
-                progress(len(part))
+                progress(len(part.swept))
             if state["done"] < state["check"] or state["done"] == rollouts or not early_stop:
                 return False
             state["check"] *= 2
-            m = _margins_over_best(np.concatenate(parts), side)
-            if until_halfwidth is not None:
-                _, low, high = column_means(m)
-                if ((high - low) / 2 <= until_halfwidth).all():
-                    state["stopped"] = f"every margin is within ±{until_halfwidth:g}"
-                    return True
-            elif n == 1:
-                state["stopped"] = "there is one legal move"
-                return True
-            elif _separated(m, looks):
-                state["stopped"] = (f"the best move is separated from every other (paired "
-                                    f"95%, split over {looks} looks)")
-                return True
-            return False
+            reason = _stop(_samples(parts, side), looks, until_halfwidth, mine, marks)
+            if reason:
+                state["stopped"] = reason
+            return bool(reason)
         run(_batch, (job,), range(-(-rollouts // batch)), fold, workers, scheduler)
-        stopped = state["stopped"]
-        points = np.concatenate(parts)
-        over_best = _margins_over_best(points, side)
-        best = int(np.argmax(over_best.mean(0)))
-        cols = {"margin": column_means(over_best),
-                "vs_best": column_means(over_best - over_best[:, [best]]),
-                "win_round": column_chances((over_best > 0) * 1.0)}
-        if score is not None:
-            g = _win_game(points, side, score, rules, next_dealer, s)
-            cols["win_game"] = column_chances(g)
-            if paired_win:
-                cols["win_vs_best"] = column_means(g - g[:, [best]])
-        margin = cols["margin"][0]
-        result.update(exact=False, rollouts=len(over_best), stopped=stopped)
+        got = _samples(parts, side)
+        result.update(exact=False, rollouts=len(got.margin), stopped=state["stopped"])
 
-    for j in sorted(range(n), key=lambda j: -margin[j]):          # stable: canonical on ties
+    m = got.margin
+    margin = m.mean(0)
+    best = int(np.argmax(margin))
+    cols = {"margin": verdicts.interval(got, m, 0.05),
+            "vs_best": verdicts.interval(got, m - m[:, [best]], 0.05),
+            "win_round": _chances(got, (m > 0) * 1.0)}
+    if score is not None:
+        g = _win_game(got.points, side, score, rules, next_dealer, s)
+        cols["win_game"] = _chances(got, g)
+        if paired_win:
+            cols["win_vs_best"] = verdicts.interval(got, g - g[:, [best]], 0.05)
+    order = sorted(range(n), key=lambda j: -margin[j])            # stable: canonical on ties
+    for j in order:
         take = cards_of(int(takes[j]))
-        rec = {"move": move_text(int(cards[j]), take), "card": card_name(int(cards[j])),
-               "takes": names(take)}
+        rec = {"move": texts[j], "card": card_name(int(cards[j])), "takes": names(take)}
         for name, (est, lo, hi) in cols.items():
             chance = name in ("win_round", "win_game")
             rec[name] = float(est[j])
             rec[f"{name}_low"] = float(max(lo[j], 0.0) if chance else lo[j])
             rec[f"{name}_high"] = float(min(hi[j], 1.0) if chance else hi[j])
+        versus = order[1] if j == best and n > 1 else best
+        rec["parts"], rec["why"] = verdicts.breakdown(got, j, versus) if n > 1 else ({}, "")
         result["moves"].append(rec)
+    if mine is not None:
+        result["verdict"] = _verdict(got, mine, 0.05 / looks, marks, texts)
     return result
+
+
+def _chances(got: verdicts.Samples, x: np.ndarray):
+    """(means, lows, highs) of chances x[rollout, move]: `column_chances`,
+    or the values themselves when exact."""
+    return (x[0],) * 3 if got.exact else column_chances(x)
+
+
+def _samples(parts: list, side: int) -> verdicts.Samples:
+    """The rollouts so far (their `Outcomes`, batch by batch) as Samples."""
+    return verdicts.samples(np.concatenate([p.scores for p in parts]),
+                            np.concatenate([p.swept for p in parts]), side)
+
+
+def _stop(got: verdicts.Samples, looks: int, until_halfwidth, mine, marks) -> str:
+    """Why the rollouts may stop at this look ('' to go on): see the module
+    docstring, and `evaluate`'s `played`."""
+    m, n = got.margin, got.margin.shape[1]
+    if until_halfwidth is not None:
+        _, low, high = column_means(m)
+        return f"every margin is within ±{until_halfwidth:g}" \
+            if ((high - low) / 2 <= until_halfwidth).all() else ""
+    if n == 1:
+        return "there is one legal move"
+    if mine is not None:
+        return (f"the move's verdict is decided (paired 95%, split over {looks} looks)"
+                if verdicts.verdict(got, mine, 0.05 / looks, marks)["decided"] else "")
+    return (f"the best move is separated from every other (paired 95%, split over {looks} "
+            f"looks)" if _separated(m, looks) else "")
+
+
+def _verdict(got: verdicts.Samples, mine: int, alpha: float, marks, texts) -> dict:
+    """`verdicts.verdict` of move `mine`, with its breakdown against versus."""
+    v = verdicts.verdict(got, mine, alpha, marks)
+    k = v.pop("versus")
+    parts, why = verdicts.breakdown(got, mine, k, alpha) if k is not None else ({}, "")
+    return {**v, "versus": texts[k] if k is not None else "", "parts": parts, "why": why}
 
 
 def _frame(result: dict) -> pd.DataFrame:

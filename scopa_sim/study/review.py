@@ -47,8 +47,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
-                        DEFAULT_STRATEGY, THRESHOLDS)
+from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS,
+                        REVIEW_STRATEGY, THRESHOLDS)
 from ..analysis.stats import mean_t_interval
 from .advise import MAX_ROLLOUTS, evaluate, rollout_strategy, self_play
 from ..engine.cards import move_text, names
@@ -81,8 +81,8 @@ class Settings:
 
 
 def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
-           strategy=DEFAULT_STRATEGY, rollouts: int = DEFAULT_ROLLOUTS, seed: int | None = 0,
-           thresholds: dict[str, float] | None = None, check: bool = True,
+           strategy=REVIEW_STRATEGY, rollouts: int = REVIEW_ROLLOUTS, seed: int | None = 0,
+           thresholds: dict[str, float] | None = None, check: bool = False,
            deep_strategy=DEEP_STRATEGY, deep_samples: int = DEEP_SAMPLES,
            workers: int | None = None, scheduler=None,
            progress: Callable[[int], None] | None = None) -> pd.DataFrame:
@@ -133,7 +133,7 @@ def _rows(game: Game, notes, chosen: set[int], how: Settings, progress) -> list[
 
 
 COLUMNS = {
-    "round": "the round, from 0", "play": "the play within the round, from 0",
+    "round": "the round, from 1", "play": "the play within the round, from 1",
     "seat": "the seat that played", "name": "its name", "side": "its side",
     "hand": "its hand before the play", "table": "the table before the play",
     "played": "the move played", "scopa": "whether it swept the table",
@@ -147,7 +147,16 @@ COLUMNS = {
     "value": "expected round margin after the play, from the seat's view",
     "value_low": "95% interval", "value_high": "",
     "win_game": "P(the seat's side wins the game) after the play (two sides)",
-    "label": "inaccuracy, mistake, blunder, or '' (none)",
+    "label": "inaccuracy, mistake, blunder, or '' (none): only a move the evaluation "
+             "separates below the best, by the lower end of its cost's interval",
+    "verdict": "best (separated above every other move), worse (separated below the best), "
+               "level (not separated from versus at the review's budget), forced, or ''",
+    "versus": "the move the verdict compares: the best, or when the played move is the "
+              "estimated best, its closest rival",
+    "edge": "the played move minus versus, round points (paired)",
+    "edge_low": "interval: 95% split over the sequential looks", "edge_high": "",
+    "why": "the largest part of the edge in words",
+    "parts": "the edge split by what round points are made of: {part: (mean, low, high)}",
     "rollouts": "rollouts (deals) run for the verdict (0: exact or not valued)",
     "quick_cost": "the quick pass's cost (equal to cost unless checked)",
     "quick_label": "the quick pass's label",
@@ -210,57 +219,65 @@ def _seed(seed: int, k: int, p: int) -> int:
 
 def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
     nan = float("nan")
-    return {"round": k, "play": p, "seat": seat, "name": notes.names[seat],
+    return {"round": k + 1, "play": p + 1, "seat": seat, "name": notes.names[seat],
             "side": rnd.rules.teams[seat],
             "hand": names(rnd.hands[seat]) if notes.known(k, p) else "?",
             "table": names(rnd.table), "played": move_text(card, take),
             "scopa": False, "level": "not reviewed", "best": "", "moves": len(rnd.legal_moves()),
             "cost": nan, "cost_low": nan, "cost_high": nan, "win_cost": nan,
             "win_cost_low": nan, "win_cost_high": nan, "value": nan, "value_low": nan,
-            "value_high": nan, "win_game": nan, "label": "", "rollouts": 0, "alternatives": [],
-            "quick_cost": nan, "quick_label": ""}
+            "value_high": nan, "win_game": nan, "label": "", "verdict": "", "versus": "",
+            "edge": nan, "edge_low": nan, "edge_high": nan, "why": "", "parts": {},
+            "rollouts": 0, "alternatives": [], "quick_cost": nan, "quick_label": ""}
 
 
 def _decision(rnd: Round, move, scores, how: Settings, seed: int) -> dict:
-    """The review of one decision: the seat's moves valued by `evaluate`,
-    quick, then deep where the quick verdict is a label."""
+    """The review of one decision: the seat's moves valued by `evaluate`
+    until the played move's verdict is decided, then again by the deep
+    evaluator where that is a label and `how.check` asks."""
     rules, seat = rnd.rules, rnd.turn
     side = rules.teams[seat]
     score = (scores[side], scores[1 - side]) if rules.n_sides == 2 else None
     if len(rnd.legal_moves()) == 1:
         zero = 0.0 if score is not None else float("nan")
-        return {"level": "forced", "best": move_text(*move), "cost": 0.0, "cost_low": 0.0,
-                "cost_high": 0.0, "win_cost": zero, "win_cost_low": zero, "win_cost_high": zero,
-                "quick_cost": 0.0, "quick_label": ""}
+        return {"level": "forced", "verdict": "forced", "best": move_text(*move), "cost": 0.0,
+                "cost_low": 0.0, "cost_high": 0.0, "win_cost": zero, "win_cost_low": zero,
+                "win_cost_high": zero, "quick_cost": 0.0, "quick_label": ""}
     pos, deck = rnd.kernel_position()
+    marks = tuple(how.marks.values())
     quick = _verdict(evaluate(rules, pos, deck, seat, score, how.strategy, how.rollouts,
                               seed=seed, workers=how.workers, scheduler=how.scheduler,
-                              paired_win=True), move, how.marks)
+                              paired_win=True, played=move, marks=marks), move, how.marks)
     quick.update(quick_cost=quick["cost"], quick_label=quick["label"])
     if not how.check or quick["label"] not in CHECKED:
         return quick
     deep = _verdict(evaluate(rules, pos, deck, seat, score, how.deep_strategy, how.deep_samples,
-                             early_stop=False, seed=seed, workers=how.workers,
-                             scheduler=how.scheduler, batch=DEEP_BATCH, paired_win=True),
+                             seed=seed, workers=how.workers, scheduler=how.scheduler,
+                             batch=DEEP_BATCH, paired_win=True, played=move, marks=marks),
                     move, how.marks)
     return {**deep, "level": "deep", "quick_cost": quick["cost"], "quick_label": quick["label"]}
 
 
 def _verdict(result: dict, move, marks: dict) -> dict:
     """A decision's row fields from an `evaluate` result: the played move's
-    cost against the best, its value, its label."""
-    moves = result["moves"]
+    verdict, its cost against the best, its value, its label."""
+    moves, v = result["moves"], result["verdict"]
     mine = next(m for m in moves if m["move"] == move_text(*move))
+    top = v["edge"] >= 0                             # the played move is the estimated best
+    cost = (0.0, 0.0, 0.0) if top else (-v["edge"], -v["edge_high"], -v["edge_low"])
     out = {"level": "exact" if result["exact"] else "rollouts", "best": moves[0]["move"],
-           "cost": 0.0 - mine["vs_best"], "cost_low": 0.0 - mine["vs_best_high"],
-           "cost_high": 0.0 - mine["vs_best_low"], "value": mine["margin"],
-           "value_low": mine["margin_low"], "value_high": mine["margin_high"],
-           "rollouts": result["rollouts"], "alternatives": moves}
+           "verdict": v["verdict"], "versus": v["versus"], "edge": v["edge"],
+           "edge_low": v["edge_low"], "edge_high": v["edge_high"], "why": v["why"],
+           "parts": v["parts"], "cost": cost[0], "cost_low": cost[1], "cost_high": cost[2],
+           "value": mine["margin"], "value_low": mine["margin_low"],
+           "value_high": mine["margin_high"], "rollouts": result["rollouts"],
+           "alternatives": moves}
     if "win_game" in mine:
         out.update(win_game=mine["win_game"], win_cost=0.0 - mine["win_vs_best"],
                    win_cost_low=0.0 - mine["win_vs_best_high"],
                    win_cost_high=0.0 - mine["win_vs_best_low"])
-    out["label"] = label(out["cost"], out["cost_low"], result["exact"], marks)
+    out["label"] = label(out["cost"], out["cost_low"], result["exact"], marks) \
+        if v["verdict"] == "worse" else ""
     return out
 
 
@@ -313,7 +330,7 @@ def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
     base = _baseline(r, self_play(strategy))
     out, scores = [], list(game.start)
     for k, rnd in enumerate(game.rounds):
-        rows = df[df["round"] == k]
+        rows = df[df["round"] == k + 1]
         points, luck = _points(game, k), [float("nan")] * r.n_sides
         if points is not None:
             scores = [a + b for a, b in zip(scores, points)]
@@ -323,7 +340,7 @@ def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
                 own = rows.loc[rows["side"] == t, "cost"].sum()
                 theirs = rows.loc[rows["side"] != t, "cost"].sum()
                 luck[t] = over_best - base[(t - dealer_side) % r.n_sides] - (theirs - own)
-        out.append({"round": k, "dealer": notes.names[rnd.dealer],
+        out.append({"round": k + 1, "dealer": notes.names[rnd.dealer],
                     "deals": _deals(rnd, k, notes, rows), "points": points,
                     "score": list(scores) if points is not None else None, "luck": luck,
                     "complete": rnd.done})
@@ -339,8 +356,8 @@ def _deals(rnd: Round, k: int, notes, rows: pd.DataFrame) -> list[dict]:
     for p0 in range(0, max(len(rnd.moves), 1), per_deal):
         hands = rnd.dealt_hands[p0]
         first = {s: p0 + (s - leader) % n for s in range(n)}      # the seat's first play in it
-        out.append({"play": p0, "table": names(rnd.dealt_table) if p0 == 0 else
-                    rows.loc[rows["play"] == p0, "table"].iloc[0],
+        out.append({"play": p0 + 1, "table": names(rnd.dealt_table) if p0 == 0 else
+                    rows.loc[rows["play"] == p0 + 1, "table"].iloc[0],
                     "hands": {notes.names[s]: names(hands[s]) if first[s] < len(rnd.moves)
                               and notes.known(k, first[s]) else "?" for s in range(n)}})
     return out
