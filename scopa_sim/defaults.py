@@ -28,3 +28,7 @@ DEEP_STRATEGY = "spimc:samples=40"      # the deep evaluation's: strong, about 0
 DEEP_SAMPLES = 200                      # its deals of the hidden cards, at most
 DEEP_BATCH = 50                         # and its batches: the stop checks at 50, 100
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # review's labels, round points
+
+# ---- play: a game against the engine -------------------------------------------------
+PLAY_OPPONENT = "net"                   # the engine's strategy: the strongest fast one
+HINT_ROLLOUTS = 2_000                   # a hint's rollouts, at most: about a second
