@@ -274,10 +274,14 @@ def parse_move(text: str, legal: list[Move]) -> Move:
     elif len(options) == 1:
         return options[0]
     else:
-        raise ValueError(f"{card_name(c)} can take "
-                         + " or ".join(names(m.captured) for m in options)
-                         + f": say which, e.g. {move_text(*options[0])}")
+        raise ValueError(f"{card_name(c)} can take {_takes(options)}: say which, e.g. "
+                         f"{move_text(*options[0])}")
     if move not in options:
-        taking = names(move.captured) if move.captured else "nothing"
-        raise ValueError(f"{card_name(c)} cannot take {taking}")
+        what = f"take {names(move.captured)}" if move.captured else "be trailed"
+        can = f"it can take {_takes(options)}" if options[0].captured else "it can only trail"
+        raise ValueError(f"{card_name(c)} cannot {what}: {can}")
     return move
+
+
+def _takes(options: list[Move]) -> str:
+    return " or ".join(names(m.captured) for m in options)
