@@ -56,10 +56,12 @@ def hint_text(hint: dict) -> str:
         margin, how = f"{best['margin']:+.2f}", "exact"
     else:
         margin = f"{best['margin']:+.2f} [{best['margin_low']:+.2f}, {best['margin_high']:+.2f}]"
-        how = f"advise: {hint['rollouts']:,} rollouts by {hint['strategy']}"
+        how = f"advise, {hint['rollouts']:,} rollouts"
     text = f"hint: {best['move']}, margin {margin}"
     if nxt is not None:
         text += f"; next {nxt['move']}, {nxt['vs_best']:+.2f}"
+        if not hint["exact"]:
+            text += f" [{nxt['vs_best_low']:+.2f}, {nxt['vs_best_high']:+.2f}]"
     return f"{text} ({how})"
 
 

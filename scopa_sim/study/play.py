@@ -28,6 +28,7 @@ import numpy as np
 from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
 from ..engine.cards import (Move, card_name, card_with_alias, move_text, names, parse_card,
                            parse_cards)
+from ..engine.checks import whole
 from ..engine.game import Game
 from ..engine.record_format import RecordNotes, RoundNotes, check_names, write_record
 from ..engine.rules import Rules
@@ -79,9 +80,8 @@ class Table:
         self.rules = Rules.resolve(rules)
         self.opponent = parse_strategy(opponent)
         self.names = seat_names(name, self.rules.players)
-        if rounds is not None and (not isinstance(rounds, int) or rounds < 1):
-            raise ValueError(f"rounds is a whole number from 1, not {rounds!r}")
-        self.seed, self.limit, self.path = seed, rounds, None if record is None else Path(record)
+        self.limit = None if rounds is None else whole(rounds, "rounds", 1, 10**6)
+        self.seed, self.path = seed, None if record is None else Path(record)
         self.game = Game(self.rules, seed=seed)
         self.you = 0
         self.stopped = False
@@ -115,6 +115,8 @@ class Table:
         """The person's legal move written as `text`: a card alone when it has
         one legal move, else with its capture (`7d takes 4h 3s`, `7d 4h 3s`;
         `As trails`); ValueError says why not, and lists the legal moves."""
+        if not self.your_turn:
+            raise ValueError("it is not your turn" if not self.over else "play has ended")
         legal = self.legal()
         try:
             return parse_move(text, legal)
