@@ -147,6 +147,18 @@ def test_a_piped_round_refuses_an_illegal_entry_and_its_record_reviews(tmp_path)
     assert (df[df["name"] == "Engine"]["level"] == "not reviewed").all()
 
 
+def test_a_whole_game_is_played_to_its_target(tmp_path):
+    lines, twin = entries(rounds=None)
+    path = tmp_path / "game.scopa"
+    result = cli("--seed", SEED, "--opponent", OPPONENT, "--record", path, "--no-review",
+                 input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.stderr
+    assert twin.game.done and f"game over: {twin.result().split(': ', 1)[1]}" in result.stdout
+    game = read_record(path)
+    assert game.done and game.scores == twin.game.scores
+    assert len(game.rounds) == len(twin.game.rounds) > 1
+
+
 def test_the_input_ending_early_keeps_a_readable_record(tmp_path):
     """The program itself, a real pipe on its standard input."""
     lines, _ = entries(stop_after=3)

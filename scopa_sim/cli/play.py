@@ -3,6 +3,7 @@ through a pipe. Thin: the game, the moves and the record are
 `scopa_sim.study.play.Table`; this module reads lines and prints."""
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -113,15 +114,13 @@ def record_path(path: Path | None, seed: int, overwrite: bool) -> Path:
 
 def offer_review(table, path: Path) -> None:
     """Ask whether to review the person's play now; run `scopa-sim review` if so."""
-    later = f"review it later: scopa-sim review {path} --seat {table.names[table.you]}"
-    if not table.decisions:
-        return
+    later = f"review it later: scopa-sim review {shlex.quote(str(path))} --seat {table.name}"
     answer = read_line("Review this game now? [y/N] ")
     if answer is None or answer.lower() not in ("y", "yes"):
         say(later)
         return
     click.get_current_context().invoke(review_command, record_path=path,
-                                       seats=(table.names[table.you],), seed=str(table.seed))
+                                       seats=(table.name,), seed=str(table.seed))
 
 
 @click.command()
@@ -170,7 +169,7 @@ def play(opponent, rules_name, rule_options, seed, seat_name, record, overwrite,
                   record=path)
     path.parent.mkdir(parents=True, exist_ok=True)
     table.save()
-    say(f"scopa-sim play: {table.names[table.you]} against {table.opponent} "
+    say(f"scopa-sim play: {table.name} against {table.opponent} "
         f"({table.rules.name}, to {table.rules.target}), seed {seed}")
     say(f"record: {path}, written after every play; type ? for your legal moves")
     try:
@@ -185,7 +184,7 @@ def play(opponent, rules_name, rule_options, seed, seat_name, record, overwrite,
         table.stop()
         raise Interrupted(f"interrupted: the game so far is in {path}") from None
     say(table.result())
-    if review:
+    if review and table.decisions:
         offer_review(table, path)
     else:
         say(f"record: {path}")

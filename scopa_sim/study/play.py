@@ -99,6 +99,11 @@ class Table:
                 or self.limit is not None and self.finished >= self.limit)
 
     @property
+    def name(self) -> str:
+        """The person's seat's name."""
+        return self.names[self.you]
+
+    @property
     def your_turn(self) -> bool:
         return not self.over and self.game.round.turn == self.you
 
