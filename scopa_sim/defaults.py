@@ -31,3 +31,7 @@ REVIEW_STRATEGY = "net"                 # plays review's rollouts: the strongest
 REVIEW_ROLLOUTS = 16_000                # review's rollouts per decision, at most (each stops
                                         # once the played move's verdict is decided)
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # review's labels, round points
+
+# ---- play: a game against the engine -------------------------------------------------
+PLAY_OPPONENT = "net"                   # the engine's strategy: the strongest fast one
+HINT_ROLLOUTS = 2_000                   # a hint's rollouts, at most: about a second

@@ -23,8 +23,8 @@ and so does every example of the docs the README's manual moved to (issue
   which load none of that, run through the script itself.
 - Skipped, each with its reason (`SKIPPED`): the set-up scripts
   (scripts/demo.sh, scripts/test.sh), a cluster's scheduler and workers and
-  the runs that need one, and the benchmarks. A README command that matches
-  no skip runs.
+  the runs that need one, the benchmarks, and `play` (it reads moves typed
+  in). A README command that matches no skip runs.
 """
 from __future__ import annotations
 
@@ -61,6 +61,8 @@ SKIPPED = [
     (r"^(\.venv/bin/)?scopa-sim train ", "trains a network: minutes to an hour; "
                                         "tests/test_train.py trains tiny ones"),
     (r"net:weights=mynet/", "plays the network the training above writes"),
+    (r"scopa-sim play\b", "a game against the engine: reads your moves from the terminal; "
+                          "tests/test_play.py plays one through a pipe"),
 ]
 
 # Python: a keyword argument's value at most this (and set so when missing)

@@ -9,6 +9,7 @@
     analysis   compare, tournament, report, ask, plot
     advise     advise
     records    record, review
+    play       play (a game against the engine)
     almanac    almanac
     train      train (the net strategy's network)
 
@@ -160,8 +161,8 @@ def _guarded(callback):
 
 def _register() -> None:
     # imported when the command runs: help and listings stay light
-    from . import advise, almanac, analysis, listings, records, simulate, train
-    for module in (simulate, listings, analysis, advise, records, almanac, train):
+    from . import advise, almanac, analysis, listings, play, records, simulate, train
+    for module in (simulate, listings, analysis, advise, records, play, almanac, train):
         for command in module.COMMANDS:
             command.callback = _guarded(command.callback)
             main.add_command(command)
