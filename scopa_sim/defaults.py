@@ -28,7 +28,7 @@ DEEP_STRATEGY = "spimc:samples=40"      # the deep evaluation's: strong, about 0
 DEEP_SAMPLES = 200                      # its deals of the hidden cards, at most
 DEEP_BATCH = 50                         # and its batches: the stop checks at 50, 100
 REVIEW_STRATEGY = "net"                 # plays review's rollouts: the strongest fast player
-REVIEW_ROLLOUTS = 16_000                # review's rollouts per decision, at most (each stops
+REVIEW_ROLLOUTS = 64_000                # review's rollouts per decision, at most (each stops
                                         # once the played move's verdict is decided)
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # review's labels, round points
 

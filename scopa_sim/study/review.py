@@ -276,16 +276,19 @@ def _verdict(result: dict, move, marks: dict) -> dict:
         out.update(win_game=mine["win_game"], win_cost=0.0 - mine["win_vs_best"],
                    win_cost_low=0.0 - mine["win_vs_best_high"],
                    win_cost_high=0.0 - mine["win_vs_best_low"])
-    out["label"] = label(out["cost"], out["cost_low"], result["exact"], marks) \
+    out["label"] = label(out["cost"], out["cost_low"], out["cost_high"], marks) \
         if v["verdict"] == "worse" else ""
     return out
 
 
-def label(cost: float, low: float, exact: bool, marks: dict[str, float]) -> str:
-    """The label of a play's cost: the largest threshold that the lower end
-    of its 95% interval reaches (exact: the cost itself), so that a label
-    says the play cost at least that much; '' below every threshold."""
-    sure = cost if exact else low
+def label(cost: float, low: float, high: float, marks: dict[str, float]) -> str:
+    """The label of a play's cost: the largest threshold that its whole
+    interval lies above (exact: the cost itself), so that a label says the
+    play cost at least that much; where a threshold lies inside the interval
+    (the sampling's budget ended first), the largest that its mean reaches;
+    '' below every threshold."""
+    straddled = any(low < at < high for at in marks.values())
+    sure = cost if straddled else low
     reached = [name for name, at in marks.items() if sure >= at]
     return reached[-1] if reached else ""
 

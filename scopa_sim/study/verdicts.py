@@ -101,26 +101,41 @@ def breakdown(s: Samples, a: int, b: int, alpha: float = 0.05) -> tuple[dict, st
 
 
 def _words(s: Samples, a: int, b: int, c: int) -> str:
-    """Part c of move a against move b in words, with the rates that make it."""
+    """Part c of move a against move b in words, with the rates that make
+    it: the other side's where they changed more (or as much, and rose: a
+    point given away), else the side's own."""
     name = list(PARTS)[c]
     mine = s.mine[:, a, c].mean(), s.mine[:, b, c].mean()
     theirs = s.theirs[:, a, c].mean(), s.theirs[:, b, c].mean()
     other = "the other side" if s.sides == 2 else "the leading other side"
     if name == "scopas":
-        if abs(theirs[0] - theirs[1]) > abs(mine[0] - mine[1]):
-            swept = s.swept[:, a].mean(), s.swept[:, b].mean()
-            if (swept[0] - swept[1]) * (theirs[0] - theirs[1]) > 0 \
-                    and abs(swept[0] - swept[1]) >= abs(theirs[0] - theirs[1]) / 2:
-                return f"gives away a scopa {swept[0]:.0%} of the time (vs {swept[1]:.0%})"
-            return f"{other} sweeps {theirs[0]:.2f} times a round (vs {theirs[1]:.2f})"
-        return f"sweeps {mine[0]:.2f} times a round (vs {mine[1]:.2f})"
+        return _scopa_words(s, a, b, mine, theirs, other)
     if name == "napola":
         return f"scores {mine[0]:.2f} napola points (vs {mine[1]:.2f})"
     thing = THINGS[name]
-    if abs(theirs[0] - theirs[1]) > abs(mine[0] - mine[1]):
-        lead = "exposes the settebello: " if name == "settebello" and theirs[0] > theirs[1] else ""
-        return f"{lead}{other} takes {thing} {theirs[0]:.0%} of the time (vs {theirs[1]:.0%})"
+    given, own = theirs[0] - theirs[1], mine[0] - mine[1]
+    if abs(given) > abs(own) or (np.isclose(abs(given), abs(own)) and given > 0):
+        if name == "settebello" and theirs[0] > theirs[1]:
+            return (f"exposes the settebello: {other} takes it {theirs[0]:.0%} of the time "
+                    f"(vs {theirs[1]:.0%})")
+        return f"{other} takes {thing} {theirs[0]:.0%} of the time (vs {theirs[1]:.0%})"
     return f"takes {thing} {mine[0]:.0%} of the time (vs {mine[1]:.0%})"
+
+
+def _scopa_words(s: Samples, a: int, b: int, mine, theirs, other: str) -> str:
+    """The scopas part in words: the sweeps given away (the next play's
+    sweeps when they make most of it), the sweeps made, or both when each
+    is a third of the part or more, the larger first."""
+    own, given = mine[0] - mine[1], theirs[0] - theirs[1]
+    swept = s.swept[:, a].mean(), s.swept[:, b].mean()
+    if swept[0] != swept[1] and abs(swept[0] - swept[1]) >= abs(given) / 2:
+        away = f"gives away a scopa {swept[0]:.0%} of the time (vs {swept[1]:.0%})"
+    else:
+        away = f"{other} sweeps {theirs[0]:.2f} times a round (vs {theirs[1]:.2f})"
+    made = f"sweeps {mine[0]:.2f} times a round (vs {mine[1]:.2f})"
+    said = sorted(((abs(given), away), (abs(own), made)), reverse=True)
+    third = abs(own - given) / 3
+    return "; ".join(words for size, words in said if size >= third) or said[0][1]
 
 
 def verdict(s: Samples, j: int, alpha: float, marks=()) -> dict:
