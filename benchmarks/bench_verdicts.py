@@ -1,7 +1,9 @@
 """How often a review's verdict changes when only the seed changes.
 
     .venv/bin/python benchmarks/bench_verdicts.py [--positions 100] [--seeds 2]
-        [--rollouts 16000] [--strategy net] [--rules scopa] [--seed 1] [--workers N]
+        [--rollouts 64000] [--strategy net] [--rules scopa] [--seed 1] [--workers N]
+    .venv/bin/python benchmarks/bench_verdicts.py --record docs/examples/seed-003.scopa
+        [--seeds 5] [--rollouts N]
 
 A position: round i of a rounds run (seed --seed) played by endgame for
 every seat (`trace_round`), stopped before a random play from the 3rd to the
@@ -15,7 +17,12 @@ or level; the label): the position changes when two seeds give two verdicts.
 Prints the share of positions that change, with its 95% Wilson interval and
 n (the goal: under 5%), the verdicts given, the rollouts and seconds a
 position, and the positions that changed (to look at).
+
+With --record, reviews that game record once for each seed 1..--seeds (5)
+and prints every decision's verdict under each; exits 1 if one changes (CI
+runs it: .ci/run).
 """
+import sys
 import argparse
 import random
 import time
@@ -28,7 +35,7 @@ from scopa_sim.engine.cards import move_text
 from scopa_sim.engine.game import Round
 from scopa_sim.runs.executors import default_workers
 from scopa_sim.study.advise import _open, rollout_strategy
-from scopa_sim.study.review import Settings, _decision
+from scopa_sim.study.review import Settings, _decision, review
 
 
 def positions(args):
@@ -47,16 +54,41 @@ def positions(args):
         i += 1
 
 
+def record(args) -> int:
+    """Review --record under seeds 1..--seeds; 1 if a verdict changes."""
+    runs = [review(args.record, seed=seed, rollouts=args.rollouts, strategy=args.strategy,
+                   workers=args.workers) for seed in range(1, args.seeds + 1)]
+    first = runs[0]
+    print(f"{args.record} reviewed with seeds 1..{args.seeds} (rollouts by {args.strategy}, "
+          f"at most {args.rollouts:,}): verdict and label of each decision")
+    changed = 0
+    for i in first.index[first.verdict.isin(["best", "worse", "level"])]:
+        seen = [(df.verdict[i], df.label[i]) for df in runs]
+        changed += len(set(seen)) > 1
+        print(f"  {first['round'][i]}.{first.play[i]:<3} {first.name[i]:>6} "
+              f"{first.played[i]:<18} " + " | ".join(
+                  f"{v}{' ' + lab if lab else ''}" for v, lab in seen)
+              + ("   CHANGED" if len(set(seen)) > 1 else ""))
+    print(f"  {changed} decision{'s' * (changed != 1)} changed")
+    return 1 if changed else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--record", help="a game record to review under every seed")
     ap.add_argument("--positions", type=int, default=100)
-    ap.add_argument("--seeds", type=int, default=2)
+    ap.add_argument("--seeds", type=int, default=None,
+                    help="review seeds (default 2 a position, 5 for --record)")
     ap.add_argument("--rollouts", type=int, default=REVIEW_ROLLOUTS)
     ap.add_argument("--strategy", default=REVIEW_STRATEGY)
     ap.add_argument("--rules", default="scopa")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=default_workers())
     args = ap.parse_args()
+    if args.record:
+        args.seeds = args.seeds or 5
+        sys.exit(record(args))
+    args.seeds = args.seeds or 2
     how = Settings(rollout_strategy(args.strategy), args.rollouts, 0, dict(THRESHOLDS), False,
                    None, 0, args.workers, None)
     changed, given, rollouts, shown = 0, Counter(), 0, []

@@ -28,8 +28,8 @@ def why_view(r: dict):
     part, and its largest part in words."""
     from ..analysis.output import Section
     names = list(r["moves"][0]["parts"]) if r["moves"] and r["moves"][0]["parts"] else []
-    s = Section("why: each move minus the best (the best: minus the next), by part, "
-                "round points (± half the 95% interval)", ["move", *names, "in words"])
+    s = Section("why: each move minus the best (the best: minus the next), round points "
+                "by part, ± half the 95% interval", ["move", *names, "in words"])
     for m in r["moves"]:
         s.add(m["move"], *(_part(*m["parts"][k]) for k in names), m["why"])
     return s

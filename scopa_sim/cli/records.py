@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from ..defaults import DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS, THRESHOLDS
+from ..defaults import (DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS, REVIEW_STRATEGY,
+                        THRESHOLDS)
 from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, emit, new_files, note,
                       outside_runs, parse_seed, progress, results, seed_option, where,
                       workers_option)
@@ -137,11 +138,12 @@ def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
 @click.option("--seat", "seats", multiple=True, metavar="NAME",
               help="A seat to review (repeat for more; default every seat whose hands the "
                    "record knows).")
-@click.option("--strategy", "-s", default="heuristic", show_default=True,
-              help="The strategy that plays the rollouts out, as advise's --strategy.")
-@click.option("--rollouts", type=click.IntRange(2, 10_000_000), default=DEFAULT_ROLLOUTS,
-              show_default=True, help="The most rollouts per decision (each stops early once "
-                                      "its best move is separated, as advise does).")
+@click.option("--strategy", "-s", default=REVIEW_STRATEGY, show_default=True,
+              help="The strategy that plays the rollouts out for every seat, as advise's "
+                   "--strategy.")
+@click.option("--rollouts", type=click.IntRange(2, 10_000_000), default=REVIEW_ROLLOUTS,
+              show_default=True, help="The most rollouts per decision (each stops once the "
+                                      "played move's verdict is decided).")
 @click.option("--inaccuracy", type=click.FloatRange(0, 100, min_open=True),
               default=THRESHOLDS["inaccuracy"], show_default=True,
               help="The cost (round points) from which a play is an inaccuracy.")
@@ -149,8 +151,10 @@ def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
               default=THRESHOLDS["mistake"], show_default=True, help="... a mistake.")
 @click.option("--blunder", type=click.FloatRange(0, 100, min_open=True),
               default=THRESHOLDS["blunder"], show_default=True, help="... a blunder.")
-@click.option("--quick", is_flag=True,
-              help="Label from the quick pass alone: no deep check of the labels.")
+@click.option("--check", is_flag=True,
+              help="Value each labelled play again by the deep evaluator (--deep-strategy "
+                   "for every seat, on --deep-samples deals), whose values then give its "
+                   "verdict and label.")
 @click.option("--deep-strategy", default=DEEP_STRATEGY, show_default=True,
               help="The strategy that plays the deep check's rollouts out for every seat.")
 @click.option("--deep-samples", type=click.IntRange(2, 10_000_000), default=DEEP_SAMPLES,
@@ -164,22 +168,24 @@ def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
 @cluster_options
 @FORMAT
 @QUIET
-def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder, quick,
+def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder, check,
            deep_strategy, deep_samples, out, overwrite, seed, workers, scheduler, cluster, fmt,
            quiet):
     """Rate every decision of a game record, like a chess analysis.
 
     Each decision of the seats reviewed is valued from what that seat knew
-    then (its hand, the table, the plays so far) by advise's rollouts, or
-    exactly when nothing is hidden: the move played, the best move, and the
-    cost of the play in round points (and P(win the game), with two sides),
-    each with a 95% interval. A play is labelled inaccuracy, mistake or
-    blunder by the largest threshold the lower end of its cost's interval
-    reaches; every play the quick pass labels is checked first by the deep
-    evaluator (every seat played by --deep-strategy on --deep-samples
-    deals), whose values give its cost and label (--quick: no check). The summary
-    gives each seat's mean cost and its luck: its side's round margin less
-    what the dealing position is worth and what play explains (docs/RECORDS.md).
+    then (its hand, the table, the plays so far) by advise's rollouts (every
+    move played on the same deals of the unseen cards, then by --strategy
+    for every seat), or exactly when nothing is hidden. Rollouts go on until
+    the played move's verdict is decided, or --rollouts: best (above every
+    other move), worse (below the best), or level (the rollouts cannot tell
+    it from the best, or from its closest rival). A worse play is labelled
+    inaccuracy, mistake or blunder by the largest threshold its cost's
+    interval lies above. Every verdict says why: the difference split into
+    scopas, settebello, cards, coins and primiera, the largest in words.
+    The summary gives each seat's mean cost and its luck: its side's round
+    margin less what the dealing position is worth and what play explains
+    (docs/RECORDS.md).
 
     \b
     Examples:
@@ -200,7 +206,7 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
         task = bar.add_task("", total=plays, note="plays")
         df = run_review(game, list(seats) or None, strategy, rollouts, parse_seed(seed),
                         {"inaccuracy": inaccuracy, "mistake": mistake, "blunder": blunder},
-                        not quick, deep_strategy, deep_samples, workers,
+                        check, deep_strategy, deep_samples, workers,
                         where(scheduler, cluster), lambda k: bar.advance(task, k))
     if out is not None:
         review_page.write(df, out, overwrite=True)

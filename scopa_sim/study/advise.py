@@ -37,6 +37,15 @@ the looks (Bonferroni: 99% for 5), so two moves of equal worth are called
 separated at most 5% of the time; at 95% a look, 5 looks did so 17% of
 the time (a simulation of tied moves).
 
+For one move (`evaluate(..., played=)`, review's decisions), the looks
+stop instead once that move's verdict is decided: best, or worse with no
+threshold inside its cost's interval (`verdicts.verdict`).
+
+Why. Each rollout keeps every side's round results, so a move's difference
+from another splits, deal by deal, into scopas, settebello, cards, coins
+and primiera, parts that add up to it (`verdicts.breakdown`; "parts" and
+"why" of each move: against the best, the best against the next).
+
 Exact values. When nothing relevant is hidden (the deck is out and at most
 one other seat holds cards, at most `EXACT_CARDS` cards in hands) each
 move's margin is exact (alpha-beta minimax, best play by every seat), and
