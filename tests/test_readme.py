@@ -73,9 +73,9 @@ MISSING = {"compare": ("deals",), "tournament": ("deals",), "odds": ("rounds", "
 # the command line: the same, by command and option
 SMALL_CLI = {"simulate": {"--rounds": 2_000, "--games": 50}, "compare": {"--deals": 200},
              "tournament": {"--deals": 100}, "odds": {"--rounds": 2_000, "--bootstrap": 20},
-             "advise": {"--rollouts": 2_000}}
+             "advise": {"--rollouts": 2_000}, "review": {"--rollouts": 2_000}}
 MISSING_CLI = {"compare": ("--deals",), "tournament": ("--deals",),
-               "odds": ("--rounds", "--bootstrap")}
+               "odds": ("--rounds", "--bootstrap"), "review": ("--rollouts",)}
 
 
 # ---- Python ---------------------------------------------------------------------------
