@@ -49,7 +49,7 @@ import pandas as pd
 
 from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
                         DEFAULT_STRATEGY, THRESHOLDS)
-from ..analysis.stats import mean_t_interval
+from ..analysis.stats import mean_t_interval, nonnegative_mean_interval
 from .advise import MAX_ROLLOUTS, evaluate, rollout_strategy, self_play
 from ..engine.cards import move_text, names
 from ..engine.checks import seed_or_fresh, whole
@@ -356,7 +356,7 @@ def _summary(df: pd.DataFrame, chosen: set[int], notes, rounds: list[dict],
         rated = mine[mine["level"].isin(RATED)]
         lucks = np.array([r_["luck"][rules.teams[seat]] for r_ in rounds])
         lucks = lucks[~np.isnan(lucks)]
-        mean, low, high = mean_t_interval(rated["cost"].to_numpy())
+        mean, low, high = nonnegative_mean_interval(rated["cost"].to_numpy())
         luck, luck_low, luck_high = mean_t_interval(lucks)
         out.append({"name": notes.names[seat], "seat": seat, "decisions": len(rated),
                     "forced": int(mine["level"].eq("forced").sum()),
