@@ -103,7 +103,7 @@ def test_with_nothing_hidden_the_cost_is_the_exact_minimax_difference(seed):
         r = game.round
         ref = reference(r)
         move = rng.choice(r.legal_moves())
-        exact[len(r.moves)] = max(ref.values()) - ref[move_text(*move)]
+        exact[len(r.moves) + 1] = max(ref.values()) - ref[move_text(*move)]   # from 1
         game.play(*move)
     df = review(game, seed=1)
     last = df[df.play.isin(list(exact))]

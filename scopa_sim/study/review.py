@@ -133,7 +133,7 @@ def _rows(game: Game, notes, chosen: set[int], how: Settings, progress) -> list[
 
 
 COLUMNS = {
-    "round": "the round, from 0", "play": "the play within the round, from 0",
+    "round": "the round, from 1", "play": "the play within the round, from 1",
     "seat": "the seat that played", "name": "its name", "side": "its side",
     "hand": "its hand before the play", "table": "the table before the play",
     "played": "the move played", "scopa": "whether it swept the table",
@@ -152,6 +152,7 @@ COLUMNS = {
     "quick_cost": "the quick pass's cost (equal to cost unless checked)",
     "quick_label": "the quick pass's label",
     "alternatives": "every legal move with its values, best first",
+    "comment": "the record's comment beside the play ('' for none)",
 }
 
 
@@ -210,7 +211,7 @@ def _seed(seed: int, k: int, p: int) -> int:
 
 def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
     nan = float("nan")
-    return {"round": k, "play": p, "seat": seat, "name": notes.names[seat],
+    return {"round": k + 1, "play": p + 1, "seat": seat, "name": notes.names[seat],
             "side": rnd.rules.teams[seat],
             "hand": names(rnd.hands[seat]) if notes.known(k, p) else "?",
             "table": names(rnd.table), "played": move_text(card, take),
@@ -218,7 +219,7 @@ def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
             "cost": nan, "cost_low": nan, "cost_high": nan, "win_cost": nan,
             "win_cost_low": nan, "win_cost_high": nan, "value": nan, "value_low": nan,
             "value_high": nan, "win_game": nan, "label": "", "rollouts": 0, "alternatives": [],
-            "quick_cost": nan, "quick_label": ""}
+            "quick_cost": nan, "quick_label": "", "comment": notes.comment(k, p)}
 
 
 def _decision(rnd: Round, move, scores, how: Settings, seed: int) -> dict:
@@ -313,7 +314,7 @@ def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
     base = _baseline(r, self_play(strategy))
     out, scores = [], list(game.start)
     for k, rnd in enumerate(game.rounds):
-        rows = df[df["round"] == k]
+        rows = df[df["round"] == k + 1]
         points, luck = _points(game, k), [float("nan")] * r.n_sides
         if points is not None:
             scores = [a + b for a, b in zip(scores, points)]
@@ -323,7 +324,7 @@ def _rounds(game: Game, notes, df: pd.DataFrame, strategy) -> list[dict]:
                 own = rows.loc[rows["side"] == t, "cost"].sum()
                 theirs = rows.loc[rows["side"] != t, "cost"].sum()
                 luck[t] = over_best - base[(t - dealer_side) % r.n_sides] - (theirs - own)
-        out.append({"round": k, "dealer": notes.names[rnd.dealer],
+        out.append({"round": k + 1, "dealer": notes.names[rnd.dealer],
                     "deals": _deals(rnd, k, notes, rows), "points": points,
                     "score": list(scores) if points is not None else None, "luck": luck,
                     "complete": rnd.done})
@@ -339,8 +340,8 @@ def _deals(rnd: Round, k: int, notes, rows: pd.DataFrame) -> list[dict]:
     for p0 in range(0, max(len(rnd.moves), 1), per_deal):
         hands = rnd.dealt_hands[p0]
         first = {s: p0 + (s - leader) % n for s in range(n)}      # the seat's first play in it
-        out.append({"play": p0, "table": names(rnd.dealt_table) if p0 == 0 else
-                    rows.loc[rows["play"] == p0, "table"].iloc[0],
+        out.append({"play": p0 + 1, "table": names(rnd.dealt_table) if p0 == 0 else
+                    rows.loc[rows["play"] == p0 + 1, "table"].iloc[0],
                     "hands": {notes.names[s]: names(hands[s]) if first[s] < len(rnd.moves)
                               and notes.known(k, first[s]) else "?" for s in range(n)}})
     return out
