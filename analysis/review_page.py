@@ -31,7 +31,8 @@ RED_CARD = re.compile(r"(?:10|[2-7AJQK])[♦♥]")             # a card of a red
 CSS = """body{font-family:system-ui,sans-serif;max-width:80em;margin:2em auto;padding:0 1em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;
 vertical-align:top}th{background:#f4f4f4;text-align:left}.num{text-align:right;white-space:nowrap}
-.cards{font-size:1.05em}table.plays{width:100%}.red{color:#c00}tr.deal td{background:#eef4fb}
+.cards{font-size:1.05em}.hand{white-space:nowrap}td.cards{min-width:6em}
+table.plays{width:100%}.red{color:#c00}tr.deal td{background:#eef4fb}
 tr.detail td{border-top:none}.scopa{font-weight:bold;color:#1f77b4;font-size:.85em}
 .badge{padding:0 .4em;border-radius:.3em;color:#fff;font-size:.85em;white-space:nowrap;
 background:#888}.badge.inaccuracy{background:#d4a017}.badge.mistake{background:#ff7f0e}
@@ -397,7 +398,7 @@ def _play(r, columns: list[str]) -> str:
     comment = r.get("comment")
     row = (f"<tr class='play{f' {label}' if label else ''}' id='r{int(r['round'])}"
            f"p{int(r['play'])}' data-level='{_e(r['level'])}'><td class='num'>{int(r['play'])}"
-           f"</td><td>{_e(r['name'])}</td><td class='cards'>{_cards(r['hand'])}</td>"
+           f"</td><td>{_e(r['name'])}</td><td class='cards hand'>{_cards(r['hand'])}</td>"
            f"<td class='cards'>{_cards(r['table'] or '—')}</td><td class='cards'>"
            f"{_cards(r['played'])}{' ' + SCOPA if r['scopa'] else ''}</td>{_verdict(r)}{costs}"
            + (f"<td class='comment'>{_e(comment) if isinstance(comment, str) else ''}</td>"

@@ -6,7 +6,10 @@ import html
 import math
 import re
 import struct
+import subprocess
+import sys
 from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -331,7 +334,7 @@ def test_page_as_a_player_reads_it(name):
     assert not NEGATIVE_ZERO.search(text)
     # cards with suit symbols, the red suits red; no card written 7d in a cell
     assert "<span class='red'>7♦</span> <span class='red'>7♥</span> A♠" in text
-    cells = [re.sub("<[^>]+>", "", cell) for cell in re.findall(r"<td class='cards'>(.*?)</td>",
+    cells = [re.sub("<[^>]+>", "", cell) for cell in re.findall(r"<td class='cards[^']*'>(.*?)</td>",
                                                                  text)]
     assert len(cells) >= 3 * len(df)
     assert not any(re.search(r"\b(10|[2-7AJQK])[dhsc]\b", cell) for cell in cells), cells
@@ -452,3 +455,31 @@ def test_write_interrupted_leaves_nothing(tmp_path, monkeypatch):
             review_page.write(review(), tmp_path / name, overwrite=True)
     assert [p.name for p in tmp_path.iterdir()] == ["old.png"]
     assert (tmp_path / "old.png").read_bytes() == old
+
+
+SCREENSHOT = Path(__file__).resolve().parent.parent / "benchmarks" / "page_screenshot.py"
+
+
+def screenshot(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCREENSHOT), *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs /usr/bin/chromium")
+def test_the_page_screenshot(tmp_path):
+    page = review_page.write(review(), tmp_path / "r.html")
+    out = tmp_path / "shot.png"
+    run = screenshot(page, "--out", out, "--width", 1000, "--height", 700)
+    assert run.returncode == 0, run.stderr
+    assert png_size(out.read_bytes()) == (1000, 700)
+    (tmp_path / "not.html").write_text("<!DOCTYPE html><p>not a review</p>")
+    run = screenshot(tmp_path / "not.html", "--out", tmp_path / "no.png")
+    assert run.returncode == 1 and "did not load as a review page" in run.stderr
+
+
+def test_the_page_screenshot_without_chromium(tmp_path):
+    run = screenshot("--chromium", tmp_path / "chromium", "--out", tmp_path / "shot.png")
+    assert run.returncode == 1 and run.stderr.strip().splitlines() == [
+        f"no Chromium at {tmp_path / 'chromium'}: install it (apt-get install -y chromium) or "
+        f"name it with --chromium PATH"]
+    assert not (tmp_path / "shot.png").exists()
