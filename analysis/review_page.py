@@ -25,8 +25,8 @@ LABELS = ("inaccuracy", "mistake", "blunder")
 LABEL_COLOURS = {"inaccuracy": "#d4a017", "mistake": "#ff7f0e", "blunder": "#d62728"}
 PAGE_FORMATS = ("html", "htm")
 SCOPA = "<span class='scopa'>SCOPA</span>"
-CARD = re.compile(r"\b(10|[2-7AJQK])([dhsc])\b")          # a card as the review writes it
-RED_CARD = re.compile(r"(?:10|[2-7AJQK])[♦♥]")             # a card of a red suit, with its symbol
+CARD = re.compile(r"\b(10|[2-7AJQK])([dhsc])\b")       # a card as the review writes it
+RED_CARD = re.compile(r"(?:10|[2-7AJQK])[♦♥]")          # a red suit's card, with its symbol
 
 CSS = """body{font-family:system-ui,sans-serif;max-width:80em;margin:2em auto;padding:0 1em}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .5em;
@@ -150,8 +150,8 @@ def legend(attrs: dict) -> list[tuple[tuple[str, ...], str]]:
                                "minus X in round points (95%)"),
            (("worse",), "below the best (95%), by less than the mildest label")]
     if marks:
-        out.append((tuple(marks), f"lost at least {', '.join(f'{v:g}' for v in marks.values())} "
-                                  f"round points (the lower end of the cost's 95% interval)"))
+        at = ", ".join(f"{v:g}" for v in marks.values())
+        out.append((tuple(marks), f"worse, by at least {at} round points"))
     if attrs.get("checked"):
         out.append((("*",), f"the label stands after the deep check "
                             f"({attrs.get('deep_strategy')} on {attrs.get('deep_samples')} "

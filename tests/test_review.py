@@ -227,8 +227,9 @@ def test_the_table_reads_as_a_player_reads_it(seed_003):
     assert "\x1b[31m7♦\x1b[0m takes 5♠ 2♣" in coloured            # the red suits red
     for r in data["plays"]:
         if r["level"] in ("exact", "rollouts", "deep"):
-            verdict = re.search(rf"│ +{r['play']} │ +{r['name']} │ +{re.escape(r['played'])} │ "
-                                rf"+([^│]+)│", plain)[1].strip()
+            played = re.escape(r["played"])
+            cells = rf"│ +{r['play']} │ +{r['name']} │ +{played} │ +([^│]+)│"
+            verdict = re.search(cells, plain)[1].strip()
             assert verdict.startswith(r["label"] or "")
             assert verdict.endswith("*") is False
             if r["label"] and r["level"] == "deep":
@@ -285,11 +286,11 @@ def test_review_says_when_the_kernels_compile(monkeypatch):
             notes.append(note)
     monkeypatch.setattr(cli_records, "progress", lambda quiet, label: Bar())
     monkeypatch.setattr(K, "needs_compile", lambda ids: True)
-    assert cli("review", SEED_003, "--seed", 1, "--rollouts", 200, "--quick").exit_code == 0
+    assert cli("review", SEED_003, "--seed", 1, "--rollouts", 200).exit_code == 0
     assert notes[0] == options.COMPILING and set(notes[1:]) == {"plays"} and len(notes) == 13
     monkeypatch.setattr(K, "needs_compile", lambda ids: False)
     notes.clear()
-    assert cli("review", SEED_003, "--seed", 1, "--rollouts", 200, "--quick").exit_code == 0
+    assert cli("review", SEED_003, "--seed", 1, "--rollouts", 200).exit_code == 0
     assert set(notes) == {"plays"}
 
 

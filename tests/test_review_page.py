@@ -261,7 +261,7 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 def side_lines(fig, df) -> dict:
     """The chart's lines of the sides, by side name."""
-    names = {review_page._plain(n): n for n in review_page._side_names(df)}   # as matplotlib has them
+    names = {review_page._plain(n): n for n in review_page._side_names(df)}   # as matplotlib
     return {names[line.get_label()]: line for line in fig.axes[0].get_lines()
             if line.get_label() in names and len(line.get_xdata())}
 
@@ -334,8 +334,8 @@ def test_page_as_a_player_reads_it(name):
     assert not NEGATIVE_ZERO.search(text)
     # cards with suit symbols, the red suits red; no card written 7d in a cell
     assert "<span class='red'>7♦</span> <span class='red'>7♥</span> A♠" in text
-    cells = [re.sub("<[^>]+>", "", cell) for cell in re.findall(r"<td class='cards[^']*'>(.*?)</td>",
-                                                                 text)]
+    cells = [re.sub("<[^>]+>", "", cell)
+             for cell in re.findall(r"<td class='cards[^']*'>(.*?)</td>", text)]
     assert len(cells) >= 3 * len(df)
     assert not any(re.search(r"\b(10|[2-7AJQK])[dhsc]\b", cell) for cell in cells), cells
     # the comment beside its play, escaped

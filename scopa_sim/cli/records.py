@@ -118,10 +118,8 @@ def review_view(data: dict, symbols: bool | None = None):
                   *([ci(r, "win_cost", ".3f")] if win else []),
                   *([j["why"] if isinstance(j["why"], str) else ""] if whys else []))
     plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move, "
-                     f"seed {data['seed']}" + ("" if data["checked"] else
-                                               "; labels not checked (--quick)") + ". "
-                     + "; ".join(f"{', '.join(words)}: {meaning}"
-                                 for words, meaning in legend(data)))
+                     f"seed {data['seed']}. " + "; ".join(f"{', '.join(words)}: {meaning}"
+                                                         for words, meaning in legend(data)))
     return [summary, plays], [{k: v for k, v in r.items() if k != "alternatives"}
                               for r in data["plays"]]        # CSV: one flat row a play
 
