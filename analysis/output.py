@@ -17,11 +17,13 @@ FORMATS = ("table", "json", "csv")
 
 @dataclass
 class Section:
-    """One table of a result: a title, column names, rows of strings."""
+    """One table of a result: a title, column names, rows of strings, and
+    `styles` (regex -> rich style) for the text it matches on a terminal."""
     title: str
     columns: list[str]
     rows: list[list[str]] = field(default_factory=list)
     caption: str = ""
+    styles: dict[str, str] = field(default_factory=dict)
 
     def add(self, *cells) -> Section:
         self.rows.append([str(c) for c in cells])
@@ -83,7 +85,11 @@ def print_tables(sections: list[Section], console) -> None:
         for i, c in enumerate(s.columns):
             t.add_column(Text(c), justify="left" if i == 0 else "right")
         for row in s.rows:
-            t.add_row(*map(Text, row))
+            cells = [Text(c) for c in row]
+            for cell in cells:
+                for pattern, style in s.styles.items():
+                    cell.highlight_regex(pattern, style)
+            t.add_row(*cells)
         console.print(t)
 
 

@@ -16,7 +16,8 @@ from scopa_sim.analysis.query import ask, load
 from scopa_sim.analysis.ratings import ELO_PER_LOGIT, bradley_terry
 from scopa_sim.analysis.runstats import run_stats
 from scopa_sim.analysis.stats import (Z95, PairedMoments, column_chances, column_means,
-                                      mean_interval, mean_t_interval, paired_mean,
+                                      mean_interval, mean_t_interval,
+                                      nonnegative_mean_interval, paired_mean,
                                       rate_difference, wilson)
 from scopa_sim.runs.plan import RunSpec
 from scopa_sim.runs.store import Run
@@ -70,6 +71,25 @@ def test_column_intervals_t_and_wilson():
     one = mean_t_interval(np.array([2.0]))
     assert one[0] == 2.0 and math.isnan(one[1]) and math.isnan(one[2])
     assert all(math.isnan(v) for v in mean_t_interval(np.array([])))
+
+
+def test_a_mean_of_costs_has_an_interval_that_stays_at_or_above_0():
+    """The review's mean cost: a few zeros and one big cost, whose t interval
+    reaches below 0; the bootstrap's stays in the costs' range, the same for
+    the same costs, and covers the mean."""
+    costs = np.array([0.0, 0.0, 0.72, 0.09])
+    assert mean_t_interval(costs)[1] < 0
+    mean, low, high = nonnegative_mean_interval(costs)
+    assert mean == pytest.approx(0.2025) and 0 <= low < mean < high <= 0.72
+    assert nonnegative_mean_interval(list(costs)) == (mean, low, high)
+    assert nonnegative_mean_interval([0.0] * 5) == (0.0, 0.0, 0.0)
+    rng = np.random.default_rng(1)
+    big = rng.exponential(0.1, 400)
+    _, t_low, t_high = mean_t_interval(big)
+    assert nonnegative_mean_interval(big)[1:] == pytest.approx((t_low, t_high), abs=0.005)
+    one = nonnegative_mean_interval([0.3])
+    assert one[0] == 0.3 and math.isnan(one[1]) and math.isnan(one[2])
+    assert all(math.isnan(v) for v in nonnegative_mean_interval([]))
 
 
 def test_rate_difference():

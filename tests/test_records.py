@@ -361,7 +361,25 @@ def test_line_numbers_count_only_newlines():
 
 def test_crlf_and_comments_anywhere():
     text = edit(L11="You: 7d takes 2c 5s   # the settebello is safe").replace("\n", "\r\n")
-    assert parse_record(text).record() == parse_record(EXAMPLE).record()
+    assert parse_record(text).record() == parse_record(EXAMPLE).record().replace(
+        "You: 7d takes 5s 2c\n", "You: 7d takes 5s 2c  # the settebello is safe\n")
+
+
+def test_a_plays_comment_is_kept_and_written_back():
+    """A comment after a play belongs to it, with the comment lines aligned
+    under it; other comments (headers, hands, lines apart) are only read."""
+    text = edit(L1="# a header comment", L9="Hand You: 7d 7h As   # a hand's",
+                L11="You: 7d takes 2c 5s   # the settebello\n" + " " * 22 + "#   is safe\n"
+                    "   # not aligned: no more of it",
+                L13="You: As  # one\n\n        # after a blank line: not it")
+    game = parse_record(text)
+    comments = game.notes.rounds[0].comments
+    assert comments[:3] == ["the settebello is safe", "", "one"] and not any(comments[3:])
+    assert game.notes.comment(0, 0) == "the settebello is safe"
+    assert game.notes.comment(0, 99) == game.notes.comment(5, 0) == ""
+    again = parse_record(game.record())
+    assert again.notes.rounds[0].comments == comments and again.record() == game.record()
+    assert "You: As  # one\n" in game.record()
 
 
 # ---- the command line ---------------------------------------------------------------

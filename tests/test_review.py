@@ -1,8 +1,10 @@
 """`review`: every decision of a record valued from the seat's view, with
 its cost, interval and label; exact where nothing is hidden; seats whose
 hands the record does not know refused; the same from the command line."""
+import io
 import json
 import math
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -104,7 +106,7 @@ def test_with_nothing_hidden_the_cost_is_the_exact_minimax_difference(seed):
         r = game.round
         ref = reference(r)
         move = rng.choice(r.legal_moves())
-        exact[len(r.moves)] = max(ref.values()) - ref[move_text(*move)]
+        exact[len(r.moves) + 1] = max(ref.values()) - ref[move_text(*move)]   # from 1
         game.play(*move)
     df = review(game, seed=1)
     last = df[df.play.isin(list(exact))]
@@ -161,7 +163,8 @@ def test_the_worked_example_reviews_and_writes_its_page(tmp_path):
     page, chart = tmp_path / "r.html", tmp_path / "c.png"
     result = cli("review", SEED_003, "--seed", "1", "--rollouts", "500", "--out", page, "-q")
     assert result.exit_code == 0, result.output
-    assert "As trails" in result.output
+    assert "As trails" in result.output and "♠" not in result.output    # not a terminal
+    assert not NEGATIVE_ZERO.search(result.output)
     assert page.read_text().startswith("<!DOCTYPE html>")
     assert cli("review", SEED_003, "--seed", "1", "--out", page, "-q").exit_code == 2   # exists
     assert cli("review", SEED_003, "--seed", "1", "--rollouts", "500", "--out", chart,
@@ -171,6 +174,125 @@ def test_the_worked_example_reviews_and_writes_its_page(tmp_path):
                           "--format", "json", "-q").output)
     assert {"summary", "rounds", "plays", "headers", "thresholds"} <= set(data)
     assert len(data["plays"]) == 12 and data["rounds"][0]["points"] == [1, 5]
+
+
+NEGATIVE_ZERO = re.compile(r"[-−]0\.0+(?![0-9])")
+
+
+@pytest.fixture(scope="module")
+def seed_003():
+    """The worked example reviewed (both seats, checked), as the command line has it."""
+    df = review(SEED_003, seed=1, rollouts=500, workers=1)
+    return df, {**df.attrs, "plays": df.to_dict("records")}
+
+
+def table(data: dict, symbols: bool) -> str:
+    """The review's table as a terminal shows it (ANSI colours) or not."""
+    from rich.console import Console
+    from scopa_sim.analysis.output import print_tables
+    from scopa_sim.cli.records import review_view
+    out = io.StringIO()
+    print_tables(review_view(data, symbols=symbols)[0],
+                 Console(file=out, width=200, force_terminal=symbols,
+                         color_system="standard" if symbols else None))
+    return out.getvalue()
+
+
+def test_the_review_counts_rounds_and_plays_from_1_and_keeps_the_comments(seed_003):
+    df, data = seed_003
+    assert list(df["round"]) == [1] * 12 and list(df["play"]) == list(range(1, 13))
+    assert [d["play"] for d in df.attrs["rounds"][0]["deals"]] == [1, 7]
+    assert df.attrs["rounds"][0]["round"] == 1
+    ada = df[df["played"] == "Kc takes Qd As"].iloc[0]
+    assert (ada["round"], ada["play"]) == (1, 4)
+    assert ada["comment"] == 'of "two ways to capture" (Jd takes 4h 3h As), she takes a coin'
+    assert df.iloc[2]["comment"].endswith("7h could take 4h 3h, but would leave Qd alone on "
+                                          "the table")
+    assert df.iloc[4]["comment"] == ""
+    text = table(data, symbols=False)
+    assert re.search(r"│ 1 +│ +4 │ +Ada │ +Kc takes Qd As │", text), text
+    summary = df.attrs["summary"]
+    assert all(s["mean_cost_low"] >= 0 for s in summary if s["decisions"] > 1)
+
+
+def test_the_table_reads_as_a_player_reads_it(seed_003):
+    df, data = seed_003
+    plain, coloured = table(data, symbols=False), table(data, symbols=True)
+    for text in (plain, coloured):
+        assert not NEGATIVE_ZERO.search(text)
+        assert not re.search(r"│ *\* *│", text)                   # no lone *
+        assert "*: the label stands after the deep check (spimc:samples=40 on 200 deals)" \
+            in " ".join(text.split()) or not data["checked"]
+    assert "7d takes 5s 2c" in plain and "♦" not in plain
+    assert "7♦ takes 5♠ 2♣" in re.sub(r"\x1b\[[0-9;]*m", "", coloured)
+    assert "\x1b[31m7♦\x1b[0m takes 5♠ 2♣" in coloured            # the red suits red
+    for r in data["plays"]:
+        if r["level"] in ("exact", "rollouts", "deep"):
+            played = re.escape(r["played"])
+            cells = rf"│ +{r['play']} │ +{r['name']} │ +{played} │ +([^│]+)│"
+            verdict = re.search(cells, plain)[1].strip()
+            assert verdict.startswith(r["label"] or "")
+            assert verdict.endswith("*") is False
+            if r["label"] and r["level"] == "deep":
+                assert verdict.startswith(f"{r['label']} *, best ")
+
+
+def test_the_table_shows_the_reviews_verdicts(seed_003):
+    """A review with the verdict columns: level with the move compared and
+    the edge, the why, the label of a play separated below the best."""
+    df, _ = seed_003
+    df = df.copy()
+    rated = df["level"].isin(["exact", "rollouts", "deep"])
+    df["verdict"] = ["worse" if r.label or r.Index == 3 else "level" if r.Index == 2
+                     else "best" if ok else "forced" if r.level == "forced" else ""
+                     for r, ok in zip(df.itertuples(), rated)]
+    df["versus"] = ["7h takes 3h 4h" if v == "level" else r.best if v == "worse" else ""
+                    for r, v in zip(df.itertuples(), df["verdict"])]
+    df["edge"], df["edge_low"], df["edge_high"] = (
+        [{"level": x, "worse": -c}.get(v, math.nan) for v, c in zip(df["verdict"], df[cost])]
+        for x, cost in ((-0.05, "cost"), (-0.3, "cost_high"), (0.2, "cost_low")))
+    df["why"] = ["gives away a scopa 31% of the time (vs 4%)" if v == "worse" else ""
+                 for v in df["verdict"]]
+    df["parts"] = [{"scopas": [-0.5, -0.7, -0.3]} if v == "worse" else {} for v in df["verdict"]]
+    text = table({**df.attrs, "plays": df.to_dict("records")}, symbols=False)
+    flat = " ".join(text.split())
+    assert "level with 7h takes 3h 4h (−0.05 [−0.30, +0.20])" in flat
+    assert "why" in text and "gives away a scopa 31% of the time (vs 4%)" in flat
+    ada = re.search(r"│ +4 │ +Ada │ +Kc takes Qd As │ +([^│]+)│", text)[1].strip()
+    label, deep = df.loc[3, "label"], df.loc[3, "level"] == "deep"
+    assert ada == f"{label or 'worse'}{' *' if label and deep else ''}, best {df.loc[3, 'best']}"
+    assert not NEGATIVE_ZERO.search(text)
+    assert max(map(len, text.splitlines())) <= 200
+
+
+def test_review_says_when_the_kernels_compile(monkeypatch):
+    """On a cold cache the progress bar says so (simulate's note) until the
+    first play is reviewed."""
+    import scopa_sim.kernels as K
+    from scopa_sim.cli import options, records as cli_records
+    notes = []
+
+    class Bar:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def add_task(self, _, total, note):
+            notes.append(note)
+            return 0
+
+        def update(self, task, advance, note):
+            notes.append(note)
+    monkeypatch.setattr(cli_records, "progress", lambda quiet, label: Bar())
+    monkeypatch.setattr(K, "needs_compile", lambda ids: True)
+    assert cli("review", SEED_003, "--seed", 1, "--rollouts", 200).exit_code == 0
+    assert notes[0] == options.COMPILING and set(notes[1:]) == {"plays"} and len(notes) == 13
+    monkeypatch.setattr(K, "needs_compile", lambda ids: False)
+    notes.clear()
+    assert cli("review", SEED_003, "--seed", 1, "--rollouts", 200).exit_code == 0
+    assert set(notes) == {"plays"}
 
 
 def test_same_seed_same_review_for_any_worker_count():

@@ -185,6 +185,19 @@ def progress(quiet: bool, label: str, transient: bool = True, *columns):
                     disable=quiet or (transient and not err().is_terminal))
 
 
+COMPILING = "compiling kernels, first run only"
+
+
+def compile_note(strategies, rules) -> str:
+    """A progress bar's first note: `COMPILING` when the kernel these
+    strategies (one per seat, or per side) run in is not in Numba's disk
+    cache yet (it compiles first: tens of seconds), else ''."""
+    # imported when the command runs: help and listings stay light
+    from .. import kernels
+    from ..engine.strategies import pack_strategies
+    return COMPILING if kernels.needs_compile(pack_strategies(strategies, rules)[0]) else ""
+
+
 OVERWRITE = click.option("--overwrite", is_flag=True,
                          help="Replace --out files that exist (refused otherwise).")
 

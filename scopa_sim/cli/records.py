@@ -3,16 +3,15 @@
 `scopa_sim.engine.records` and `scopa_sim.study.review`."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import click
 
 from ..defaults import (DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS, REVIEW_STRATEGY,
                         THRESHOLDS)
-from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, emit, new_files, note,
-                      outside_runs, parse_seed, progress, results, seed_option, where,
-                      workers_option)
+from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, compile_note, emit,
+                      new_files, note, outside_runs, parse_seed, progress, results, seed_option,
+                      where, workers_option)
 
 
 
@@ -87,50 +86,43 @@ def checked(game) -> str:
             f"final score {'–'.join(map(str, game.scores))}")
 
 
-def _cost(r: dict, key: str = "cost", fmt: str = ".2f") -> str:
-    if r["level"] == "exact":
-        return format(r[key], fmt)
-    return f"{r[key]:{fmt}} [{r[key + '_low']:{fmt}}, {r[key + '_high']:{fmt}}]"
-
-
-def review_view(data: dict):
-    """The summary per seat, then every rated decision."""
+def review_view(data: dict, symbols: bool | None = None):
+    """The summary per seat, then every rated decision with its verdict;
+    cards with suit symbols, the red suits red, when `symbols` (default: on
+    a terminal; else as the record writes them, `7d`)."""
     # imported when the command runs: help and listings stay light
     from ..analysis.output import Section
+    from ..analysis.review_page import (RATED, RED_CARD, interval, judged, legend,
+                                        verdict_words, with_suits)
+
+    def ci(d: dict, key: str, fmt: str = ".2f") -> str:
+        return interval(d[key], d.get(key + "_low"), d.get(key + "_high"), fmt)
+    symbols = results().isatty() if symbols is None else symbols
+    cards = with_suits if symbols else str
     h = data["headers"]
     win = data["sides"] == 2
     summary = Section(f"review: {' vs '.join(h['seats'])} ({h['rules']}); cost: round points "
                       f"lost against the best move", ["seat", "decisions", "mean cost (95% CI)",
                                                        *data["thresholds"], "luck a round"])
     for s in data["summary"]:
-        summary.add(s["name"], s["decisions"], _interval(s, "mean_cost"),
-                    *(s["labels"][k] for k in data["thresholds"]), _interval(s, "luck", "+.2f"))
+        summary.add(s["name"], s["decisions"], ci(s, "mean_cost", ".3f"),
+                    *(s["labels"][k] for k in data["thresholds"]), ci(s, "luck", "+.2f"))
+    rated = [(r, judged(r)) for r in data["plays"] if r["level"] in RATED]
+    whys = any(isinstance(j["why"], str) and j["why"] for _, j in rated)
     plays = Section("decisions (forced plays left out)",
-                    ["round", "play", "seat", "played", "best", "cost (95% CI)",
-                     *(["P(win game) lost"] if win else []), "label"])
-    for r in data["plays"]:
-        if r["level"] in ("exact", "rollouts", "deep"):
-            plays.add(r["round"] + 1, r["play"] + 1, r["name"], r["played"],
-                      "best" if r["played"] == r["best"] else r["best"], _cost(r),
-                      *([_cost(r, "win_cost", ".3f")] if win else []),
-                      r["label"] + (" *" if r["level"] == "deep" else ""))
-    marks = ", ".join(f"{k} ≥ {v:g}" for k, v in data["thresholds"].items())
-    checked = (f"; every label checked by {data['deep_strategy']} on "
-               f"{data['deep_samples']:,} deals (*)" if data["checked"] else
-               "; labels not checked (--quick)")
+                    ["round", "play", "seat", "played", "verdict", "cost (95% CI)",
+                     *(["P(win game) lost"] if win else []), *(["why"] if whys else [])],
+                    styles={RED_CARD.pattern: "red"} if symbols else {})
+    for r, j in rated:
+        plays.add(r["round"], r["play"], r["name"], cards(r["played"]),
+                  cards("".join(verdict_words(r, j))), ci(r, "cost"),
+                  *([ci(r, "win_cost", ".3f")] if win else []),
+                  *([j["why"] if isinstance(j["why"], str) else ""] if whys else []))
     plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move, "
-                     f"seed {data['seed']}; labels: {marks} points, reached by the lower end "
-                     f"of the interval{checked}")
+                     f"seed {data['seed']}. " + "; ".join(f"{', '.join(words)}: {meaning}"
+                                                         for words, meaning in legend(data)))
     return [summary, plays], [{k: v for k, v in r.items() if k != "alternatives"}
                               for r in data["plays"]]        # CSV: one flat row a play
-
-
-def _interval(d: dict, key: str, fmt: str = ".3f") -> str:
-    if math.isnan(d[key]):
-        return "-"
-    if math.isnan(d[key + "_low"]):
-        return format(d[key], fmt)
-    return f"{d[key]:{fmt}} [{d[key + '_low']:{fmt}}, {d[key + '_high']:{fmt}}]"
 
 
 @click.command()
@@ -195,6 +187,7 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
     # imported when the command runs: help and listings stay light
     from ..analysis import review_page
     from ..engine.records import read_record
+    from ..study.advise import rollout_strategy, self_play
     from ..study.review import review as run_review
     if out is not None:
         outside_runs(out)
@@ -202,12 +195,15 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
         new_files([out], overwrite)
     game = read_record(record_path)
     plays = sum(len(r.moves) for r in game.rounds)
+    baseline = self_play(rollout_strategy(strategy))         # the kernel a review runs first
     with progress(quiet, "review") as bar:
-        task = bar.add_task("", total=plays, note="plays")
+        first = compile_note((baseline,) * game.rules.players, game.rules) or "plays"
+        task = bar.add_task("", total=plays, note=first)
         df = run_review(game, list(seats) or None, strategy, rollouts, parse_seed(seed),
                         {"inaccuracy": inaccuracy, "mistake": mistake, "blunder": blunder},
                         check, deep_strategy, deep_samples, workers,
-                        where(scheduler, cluster), lambda k: bar.advance(task, k))
+                        where(scheduler, cluster),
+                        lambda k: bar.update(task, advance=k, note="plays"))
     if out is not None:
         review_page.write(df, out, overwrite=True)
         note(f"wrote {out}")

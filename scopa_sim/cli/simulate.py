@@ -10,9 +10,9 @@ from pathlib import Path
 import click
 
 from ..defaults import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
-from .options import (Interrupted, cluster_options, note, out, outside_runs, parse_rules,
-                      parse_seed, progress, results, rules_options, seed_option, where,
-                      workers_option)
+from .options import (Interrupted, cluster_options, compile_note, note, out, outside_runs,
+                      parse_rules, parse_seed, progress, results, rules_options, seed_option,
+                      where, workers_option)
 
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
                "batch_size", "overwrite", "keep_taken")   # fixed by the run: not with --resume
@@ -114,20 +114,16 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
     from rich.progress import TextColumn, TimeRemainingColumn
 
     from ..runs.executors import ClusterError
-    from ..kernels import needs_compile
     from ..runs.resume import store_batches
-    from ..engine.strategies import pack_strategies
     spec = run.spec
     bar = progress(quiet, "simulate", False, TextColumn("eta"), TimeRemainingColumn())
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         with bar:
-            ids = pack_strategies(spec.strategies, spec.rules)[0]
-            compiling = needs_compile(ids)
-            first = "compiling kernels, first run only" if compiling else ""
+            first = compile_note(spec.strategies, spec.rules)
             bar_task = bar.add_task("", total=spec.units, note=first)
             local = scheduler is None or type(scheduler).__name__ == "Threads"
-            compiled = _compile(spec) if compiling and run.n_missing and local else None
+            compiled = _compile(spec) if first and run.n_missing and local else None
 
             def show(units, rate):
                 if rate is None:

@@ -30,13 +30,15 @@ class RoundNotes:
     """What a record says of one round besides the moves: each play's line,
     each deal's hand lines as written (seat -> cards, None for `?`), whether
     the plays were recorded to the end (no '...'), the points written for a
-    round that was not, and whether each play's seat knew its whole hand."""
+    round that was not, whether each play's seat knew its whole hand, and
+    each play's comment ('' for none)."""
     lines: list[int] = field(default_factory=list)
     written: list[dict[int, list[int | None]]] = field(default_factory=list)
     complete: bool = True
     points: list[int] | None = None
     counts: dict[int, dict[str, int]] = field(default_factory=dict)
     known: list[bool] = field(default_factory=list)
+    comments: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -51,12 +53,18 @@ class RecordNotes:
         hand, as far as the record shows (a round it has no notes of: yes)."""
         return k >= len(self.rounds) or self.rounds[k].known[play]
 
+    def comment(self, k: int, play: int) -> str:
+        """The comment the record writes beside play `play` of round `k` ('' for none)."""
+        comments = self.rounds[k].comments if k < len(self.rounds) else []
+        return comments[play] if play < len(comments) else ""
+
 
 # ---- writing -------------------------------------------------------------------------
 def write_record(game: Game, seat_names: list[str] | None = None,
                  headers: dict[str, str] | None = None) -> str:
     """The record of a `Game`, finished or not (`Game.record`): headers, then
-    per round its dealer, table, each deal's hands, the plays, and at its
+    per round its dealer, table, each deal's hands, the plays (with the
+    record's comments beside them), and at its
     end the counts, points and score. `seat_names`: one per seat (default:
     the record's own, or seat0, seat1, ...); `headers`: more 'Key: value' lines."""
     r, notes = game.rules, game.notes
@@ -125,9 +133,11 @@ def _plays(rnd, rn: RoundNotes | None, seat_names: list[str]) -> list[str]:
                 for s, cards in sorted(hands.items())]
         for p in range(d * per_deal, min(len(rnd.moves), (d + 1) * per_deal)):
             seat, c, take = rnd.moves[p]
+            comment = rn.comments[p] if rn is not None and p < len(rn.comments) else ""
             out.append(f"{seat_names[seat]}: {card_name(c)}" + (f" takes {names(take)}" if take
                                                                 else "")
-                       + (" scopa" if rnd.scopa_plays[p] else ""))
+                       + (" scopa" if rnd.scopa_plays[p] else "")
+                       + (f"  # {comment}" if comment else ""))
     return out
 
 

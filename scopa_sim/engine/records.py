@@ -52,6 +52,7 @@ class _Play:
     card: int
     take: list[int] | None         # None: a trail
     scopa: bool
+    comment: str = ""
 
 
 @dataclass
@@ -104,15 +105,24 @@ class _Reader:
         self.end = 0
 
     def read(self, text: str) -> Game:
-        last = 0
+        last, commented = 0, None          # the play whose comment a next line may go on
         for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
+            content, hash_, comment = raw.partition("#")
+            line, comment = content.strip(), " ".join(comment.split())
+            if not line:                   # a comment under a play's, aligned: it goes on
+                if hash_ and commented and commented[1] == len(content):
+                    commented[0].comment = f"{commented[0].comment} {comment}".strip()
+                else:
+                    commented = None
                 continue
             last = number
             if self.end:
                 _fail(number, "text after 'End' (the record's last line)")
             self._line(number, line)
+            play = self.rounds[-1].plays[-1] if self.rounds and self.rounds[-1].plays else None
+            commented = (play, len(content)) if hash_ and play and play.line == number else None
+            if commented:
+                play.comment = comment
         if not self.end:
             _fail(last or 1, "the record stops without its last line 'End': it is cut short "
                              "(or not a game record)")
@@ -383,6 +393,7 @@ class _Reader:
                 hand.add(play.card)
                 where[play.card] = f"played by {names_[seat]} (line {play.line})"
             rn.lines.append(play.line)
+            rn.comments.append(play.comment)
         unseen = [c for c in range(40) if c not in where]
         order = list(table)
         for d in range(deals):

@@ -49,7 +49,7 @@ import pandas as pd
 
 from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS,
                         REVIEW_STRATEGY, THRESHOLDS)
-from ..analysis.stats import mean_t_interval
+from ..analysis.stats import mean_t_interval, nonnegative_mean_interval
 from .advise import MAX_ROLLOUTS, evaluate, rollout_strategy, self_play
 from ..engine.cards import move_text, names
 from ..engine.checks import seed_or_fresh, whole
@@ -161,6 +161,7 @@ COLUMNS = {
     "quick_cost": "the quick pass's cost (equal to cost unless checked)",
     "quick_label": "the quick pass's label",
     "alternatives": "every legal move with its values, best first",
+    "comment": "the record's comment beside the play ('' for none)",
 }
 
 
@@ -228,7 +229,8 @@ def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
             "win_cost_low": nan, "win_cost_high": nan, "value": nan, "value_low": nan,
             "value_high": nan, "win_game": nan, "label": "", "verdict": "", "versus": "",
             "edge": nan, "edge_low": nan, "edge_high": nan, "why": "", "parts": {},
-            "rollouts": 0, "alternatives": [], "quick_cost": nan, "quick_label": ""}
+            "rollouts": 0, "alternatives": [], "quick_cost": nan, "quick_label": "",
+            "comment": notes.comment(k, p)}
 
 
 def _decision(rnd: Round, move, scores, how: Settings, seed: int) -> dict:
@@ -376,7 +378,7 @@ def _summary(df: pd.DataFrame, chosen: set[int], notes, rounds: list[dict],
         rated = mine[mine["level"].isin(RATED)]
         lucks = np.array([r_["luck"][rules.teams[seat]] for r_ in rounds])
         lucks = lucks[~np.isnan(lucks)]
-        mean, low, high = mean_t_interval(rated["cost"].to_numpy())
+        mean, low, high = nonnegative_mean_interval(rated["cost"].to_numpy())
         luck, luck_low, luck_high = mean_t_interval(lucks)
         out.append({"name": notes.names[seat], "seat": seat, "decisions": len(rated),
                     "forced": int(mine["level"].eq("forced").sum()),
