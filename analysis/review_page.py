@@ -124,7 +124,8 @@ def judged(r) -> dict:
 
 def verdict_words(r, j: dict) -> tuple[str, str]:
     """A play's verdict (`j`: its `judged`) as a word and the words after it:
-    ("best", ""), ("best", ", equal to X"), ("level", " with X (−0.05 [−0.30,
+    ("best", ", +0.60 [+0.27, +0.93] over X"), ("best", ", equal to X"),
+    ("level", " with X (−0.05 [−0.30,
     +0.20])"), ("mistake *", ", best X") (`*`: the deep check kept the
     label), ("worse", ", best X"), ("forced", ""), ("not reviewed", "")."""
     verdict = j["verdict"]
@@ -134,6 +135,9 @@ def verdict_words(r, j: dict) -> tuple[str, str]:
     if verdict == "level":
         return "level", (f" with {j['versus']} "
                          f"({interval(j['edge'], j['edge_low'], j['edge_high'], '+.2f')})")
+    if verdict == "best" and j["versus"] and _ok(j["edge"]):
+        return "best", (f", {interval(j['edge'], j['edge_low'], j['edge_high'], '+.2f')} "
+                        f"over {j['versus']}")
     if verdict == "worse":
         label = r.get("label") or ""
         word = f"{label} *" if label and r["level"] == "deep" else label or "worse"
@@ -145,7 +149,7 @@ def legend(attrs: dict) -> list[tuple[tuple[str, ...], str]]:
     """What the verdicts say, as (words, meaning), for the page and the
     table's caption."""
     marks = attrs.get("thresholds") or {}
-    out = [(("best",), "better than every other move (95%)"),
+    out = [(("best",), "better than every other move (95%): the edge over the closest, X"),
            (("level with X",), "not told apart from move X at this budget: the edge, played "
                                "minus X in round points (95%)"),
            (("worse",), "below the best (95%), by less than the mildest label")]

@@ -238,29 +238,21 @@ def test_the_table_reads_as_a_player_reads_it(seed_003):
 
 
 def test_the_table_shows_the_reviews_verdicts(seed_003):
-    """A review with the verdict columns: level with the move compared and
-    the edge, the why, the label of a play separated below the best."""
-    df, _ = seed_003
-    df = df.copy()
-    rated = df["level"].isin(["exact", "rollouts", "deep"])
-    df["verdict"] = ["worse" if r.label or r.Index == 3 else "level" if r.Index == 2
-                     else "best" if ok else "forced" if r.level == "forced" else ""
-                     for r, ok in zip(df.itertuples(), rated)]
-    df["versus"] = ["7h takes 3h 4h" if v == "level" else r.best if v == "worse" else ""
-                    for r, v in zip(df.itertuples(), df["verdict"])]
-    df["edge"], df["edge_low"], df["edge_high"] = (
-        [{"level": x, "worse": -c}.get(v, math.nan) for v, c in zip(df["verdict"], df[cost])]
-        for x, cost in ((-0.05, "cost"), (-0.3, "cost_high"), (0.2, "cost_low")))
-    df["why"] = ["gives away a scopa 31% of the time (vs 4%)" if v == "worse" else ""
-                 for v in df["verdict"]]
-    df["parts"] = [{"scopas": [-0.5, -0.7, -0.3]} if v == "worse" else {} for v in df["verdict"]]
-    text = table({**df.attrs, "plays": df.to_dict("records")}, symbols=False)
-    flat = " ".join(text.split())
-    assert "level with 7h takes 3h 4h (−0.05 [−0.30, +0.20])" in flat
-    assert "why" in text and "gives away a scopa 31% of the time (vs 4%)" in flat
-    ada = re.search(r"│ +4 │ +Ada │ +Kc takes Qd As │ +([^│]+)│", text)[1].strip()
-    label, deep = df.loc[3, "label"], df.loc[3, "level"] == "deep"
-    assert ada == f"{label or 'worse'}{' *' if label and deep else ''}, best {df.loc[3, 'best']}"
+    """Each rated play's row: its label (else its verdict), the move it is
+    compared with, played minus that move with its interval, and why."""
+    from scopa_sim.analysis.review_page import interval
+    df, data = seed_003
+    text = table(data, symbols=False)
+    rated = df[df.verdict.isin(["best", "worse", "level"])]
+    assert len(rated) >= 4 and (rated.why != "").any()
+    for r in rated.itertuples():
+        row = re.search(rf"│ +{r.round} +│ +{r.play} │ +{r.name} │ +{r.played} │ +([^│]+)│ +"
+                        rf"([^│]*)│ +([^│]+)│ +[^│]+│ +([^│]*)│", text)
+        assert row, (r.played, text)
+        assert row[1].strip() == (r.label or r.verdict)
+        assert row[2].strip() == r.versus
+        assert row[3].strip() == interval(r.edge, r.edge_low, r.edge_high, "+.2f")
+        assert row[4].strip() == r.why
     assert not NEGATIVE_ZERO.search(text)
     assert max(map(len, text.splitlines())) <= 200
 

@@ -377,7 +377,8 @@ def test_page_verdicts_why_and_parts():
             assert ">level</span> with K♣ takes <span class='red'>Q♦</span> A♠ " \
                    "(+0.05 [+0.00, +0.20])" in row
         elif r.verdict == "best":
-            assert ">best</span><" in row and "class='parts'" not in row
+            assert ">best</span>, +0.05 [+0.00, +0.20] over <span class='red'>3♥</span> trails" in row
+            assert "class='parts'" not in row
         elif r.verdict == "forced":
             assert ">forced</span>" in row
         else:

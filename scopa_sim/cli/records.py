@@ -110,12 +110,14 @@ def review_view(data: dict, symbols: bool | None = None):
     rated = [(r, judged(r)) for r in data["plays"] if r["level"] in RATED]
     whys = any(isinstance(j["why"], str) and j["why"] for _, j in rated)
     plays = Section("decisions (forced plays left out)",
-                    ["round", "play", "seat", "played", "verdict", "cost (95% CI)",
-                     *(["P(win game) lost"] if win else []), *(["why"] if whys else [])],
+                    ["round", "play", "seat", "played", "verdict", "against",
+                     "played − against (95% CI)", *(["P(win game) lost"] if win else []),
+                     *(["why"] if whys else [])],
                     styles={RED_CARD.pattern: "red"} if symbols else {})
     for r, j in rated:
-        plays.add(r["round"], r["play"], r["name"], cards(r["played"]),
-                  cards("".join(verdict_words(r, j))), ci(r, "cost"),
+        word, _ = verdict_words(r, j)
+        plays.add(r["round"], r["play"], r["name"], cards(r["played"]), word,
+                  cards(j["versus"] or ""), ci(j, "edge", "+.2f"),
                   *([ci(r, "win_cost", ".3f")] if win else []),
                   *([j["why"] if isinstance(j["why"], str) else ""] if whys else []))
     plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move, "

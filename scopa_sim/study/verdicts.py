@@ -125,7 +125,7 @@ def _words(s: Samples, a: int, b: int, c: int) -> str:
 def _scopa_words(s: Samples, a: int, b: int, mine, theirs, other: str) -> str:
     """The scopas part in words: the sweeps given away (the next play's
     sweeps when they make most of it), the sweeps made, or both when each
-    is a third of the part or more, the larger first."""
+    makes a third of the part or more, the larger first."""
     own, given = mine[0] - mine[1], theirs[0] - theirs[1]
     swept = s.swept[:, a].mean(), s.swept[:, b].mean()
     if swept[0] != swept[1] and abs(swept[0] - swept[1]) >= abs(given) / 2:
@@ -133,9 +133,9 @@ def _scopa_words(s: Samples, a: int, b: int, mine, theirs, other: str) -> str:
     else:
         away = f"{other} sweeps {theirs[0]:.2f} times a round (vs {theirs[1]:.2f})"
     made = f"sweeps {mine[0]:.2f} times a round (vs {mine[1]:.2f})"
-    said = sorted(((abs(given), away), (abs(own), made)), reverse=True)
-    third = abs(own - given) / 3
-    return "; ".join(words for size, words in said if size >= third) or said[0][1]
+    part = own - given
+    said = sorted(((-given * np.sign(part), away), (own * np.sign(part), made)), reverse=True)
+    return "; ".join(words for size, words in said if size >= abs(part) / 3) or said[0][1]
 
 
 def verdict(s: Samples, j: int, alpha: float, marks=()) -> dict:
