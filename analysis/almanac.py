@@ -212,13 +212,16 @@ def commented_plays(df, rollouts: int, seed: int) -> dict:
         h = hit.iloc[0]
         cost = {k: (None if h[k] is None or (isinstance(h[k], float) and math.isnan(h[k]))
                     else float(h[k])) for k in ("cost", "cost_low", "cost_high")}
-        label = str(h["label"])
+        label, judged = str(h["label"]), str(h["verdict"])
         bad = label in ("inaccuracy", "mistake", "blunder")
-        agree = (not bad) if verdict == "good" else bad if verdict == "mistake" else None
+        agree = (None if judged == "level" else (not bad) if verdict == "good"
+                 else bad if verdict == "mistake" else None)
+        edge = {k: float(h[k]) for k in ("edge", "edge_low", "edge_high")}
         rows.append({"who": who, "play": str(h["played"]), "verdict": verdict, "words": words,
                      "found": True, "round": int(h["round"]), "index": int(h["play"]),
                      "best": str(h["best"]), "label": label, "level": str(h["level"]),
-                     **cost, "agrees": agree})
+                     "judged": judged, "versus": str(h["versus"]), "why": str(h["why"]),
+                     **edge, **cost, "agrees": agree})
     return {"rollouts": rollouts, "seed": seed, "plays": rows}
 
 

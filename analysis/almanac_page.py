@@ -324,23 +324,27 @@ def _review_md(data, made) -> list[str]:
     r = data["review"]
     doc = ["## The worked-game page's commented plays, reviewed\n",
            "For each play the text calls good or a mistake: what `scopa-sim review` says "
-           "(the round points the play lost against the best move, with its 95% interval, "
-           "and its label), and whether the two agree.\n"]
+           "(its verdict: best, worse with its label, or level with a move it cannot be told "
+           "from; the played move minus the move it is compared with, in round points with "
+           "its 95% interval over the review's looks; why), and whether the two agree. A "
+           "review's verdict here holds under reseeding: seeds 1 to 5 give the same "
+           "(`benchmarks/bench_verdicts.py --record`).\n"]
     rows = []
     for p in r["plays"]:
         if not p["found"]:
             rows.append([p["who"], p["play"], p["verdict"], "not found in the record", "—",
                          "—"])
             continue
-        cost = ("0 (exact)" if p["cost_low"] is None and p["cost"] == 0 else
-                f"{p['cost']:.3f}" if p["cost_low"] is None else
-                f"{p['cost']:.3f} [{p['cost_low']:.3f}, {p['cost_high']:.3f}]")
+        edge = (f"{p['edge']:+.2f}" if p["edge_low"] == p["edge_high"] else
+                f"{p['edge']:+.2f} [{p['edge_low']:+.2f}, {p['edge_high']:+.2f}]")
+        said = p["label"] or p["judged"]
         rows.append([p["who"], p["play"], f"{p['verdict']}: \"{p['words']}\"",
-                     f"cost {cost}; {p['label'] or 'no label'} ({p['level']}); best {p['best']}",
+                     f"{said} against {p['versus']}: {edge}"
+                     + (f"; {p['why']}" if p["why"] else ""),
                      {True: "yes", False: "no", None: "— (no verdict)"}[p["agrees"]],
                      f"round {p['round']}, play {p['index']}"])
     doc.append(_table(["who", "play", "the text", "review", "agree", "where"], rows))
     doc.append(_how(f"`scopa-sim review docs/examples/seed-003.scopa --seed {r['seed']} "
-                    f"--rollouts {r['rollouts']:,}` (each interval from the rollouts it "
-                    f"reports; n = {r['rollouts']:,} rollouts a move at most); {made}."))
+                    f"--rollouts {r['rollouts']:,}` (rollouts by net until each verdict is "
+                    f"decided, {r['rollouts']:,} a move at most); {made}."))
     return doc

@@ -42,7 +42,7 @@ measured with `endgame` for every seat, Parquet writing included):
       2,000 deals and 200 games                                     ~300 s
     advice: 7 maxims x (100,000 deals ~6 s + 500 rounds replayed
       ~28 s)                                                        ~240 s
-    the worked game reviewed (10,000 rollouts a play, deep checks)          ~60 s
+    the worked game reviewed (at most 64,000 rollouts a play, by net)       ~30 s
     total                                                      ~25 minutes
 
 (estimated from these rates, not timed end to end at this size; the
@@ -65,6 +65,7 @@ import numpy as np
 from .. import data
 from ..analysis.almanac import cards, claims, commented_plays, edge, odds_table, points
 from ..analysis.almanac_page import render
+from ..defaults import REVIEW_ROLLOUTS
 from ..engine.rules import Rules
 from ..engine.strategies import parse_strategy
 from ..runs.executors import executor
@@ -106,7 +107,7 @@ class Sizes:
     maxim_deals: int = 100_000
     maxim_sample: int = 500
     bootstrap: int = 200
-    review_rollouts: int = 10_000
+    review_rollouts: int = REVIEW_ROLLOUTS
 
 
 DEFAULT = Sizes()
@@ -234,8 +235,8 @@ def advice(maxim: str, deals: int, sample: int, seed: int, workers=None, schedul
 
 
 def review_plays(rollouts: int, seed: int, workers=None, scheduler=None) -> dict:
-    """`review` of the worked game's record (every label checked by the deep
-    evaluator), and its verdict on each commented play."""
+    """`review` of the worked game's record (net's rollouts until each
+    verdict is decided), and its verdict on each commented play."""
     df = review(str(RECORD), seed=seed, rollouts=rollouts, workers=workers, scheduler=scheduler)
     return commented_plays(df, rollouts, seed)
 
