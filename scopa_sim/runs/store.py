@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -343,26 +344,56 @@ class Run:
     def read(self, table: str = "rounds", columns: list[str] | None = None):
         """The dataset as a pandas DataFrame (only `columns`, if given), every
         part checked as it is read."""
+        return self._whole(table, columns).to_pandas()
+
+    def read_arrays(self, table: str = "rounds", columns: list[str] | None = None) -> dict:
+        """The dataset as numpy arrays by column (`read`, without pandas)."""
+        return _arrays(self._whole(table, columns))
+
+    def _whole(self, table: str, columns: list[str] | None) -> pa.Table:
         if table not in self.tables:
             raise StoreError(f"{self.root} has no {table} table")
         if not self._done:
             raise StoreError(f"{self.root} has no finished batch yet")
-        parts = [self._table(table, b, columns) for b in self.done_batches()]
-        return pa.concat_tables(parts).to_pandas()
+        return pa.concat_tables([self._table(table, b, columns) for b in self.done_batches()])
 
     def read_batch(self, b: int, table: str = "rounds", columns: list[str] | None = None):
         """One finished batch of a table as a pandas DataFrame (only `columns`),
         checked as it is read."""
         return self._table(table, b, columns).to_pandas()
 
+    def batch_arrays(self, b: int, table: str = "rounds",
+                     columns: list[str] | None = None) -> dict:
+        """One finished batch as numpy arrays by column (`read_batch`, without
+        pandas: what the reading commands use)."""
+        return _arrays(self._table(table, b, columns))
+
     @property
     def tables(self) -> tuple[str, ...]:
         return tables(self.spec)
 
     def batches(self, columns: list[str] | None = None):
-        """(batch index, DataFrame) for each part file of the rounds table, in order."""
+        """(batch index, its columns: `batch_arrays`) for each part file of the
+        rounds table, in order."""
         for b in self.done_batches():
-            yield b, self.read_batch(b, columns=columns)
+            yield b, self.batch_arrays(b, columns=columns)
+
+
+def _arrays(data: pa.Table) -> dict:
+    """A table's columns as numpy arrays by name, as pandas gives them
+    (`to_numpy`): numbers read from their buffers, labels (dictionary
+    columns) as arrays of str; not by pyarrow's `to_numpy`, whose bridge to
+    pandas imports pandas. A stored column has no nulls (`_bad_values`)."""
+    return {name: _numpy(data.column(name).combine_chunks()) for name in data.column_names}
+
+
+def _numpy(values: pa.Array) -> np.ndarray:
+    if pa.types.is_dictionary(values.type):
+        return np.array(values.dictionary.to_pylist(), object)[_numpy(values.indices)]
+    dtype = np.dtype(values.type.to_pandas_dtype())
+    if not len(values):
+        return np.empty(0, dtype)
+    return np.frombuffer(values.buffers()[1], dtype, len(values), values.offset * dtype.itemsize)
 
 
 def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]) -> str | None:
