@@ -33,7 +33,6 @@ from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -41,7 +40,7 @@ import pyarrow.parquet as pq
 from ..engine import schema
 from ..engine.rules import Rules
 from ..engine.user import is_file_text
-from .parts import (META_KEY, Part, labels_of, read_regular, expected_columns, part_name,
+from .parts import (META_KEY, Part, labels_of, as_numpy, read_regular, expected_columns, part_name,
                     sha256, write_whole)
 from .plan import SHA256, RunSpec, Source, StoredSpec, spec_dict
 
@@ -380,20 +379,8 @@ class Run:
 
 
 def _arrays(data: pa.Table) -> dict:
-    """A table's columns as numpy arrays by name, as pandas gives them
-    (`to_numpy`): numbers read from their buffers, labels (dictionary
-    columns) as arrays of str; not by pyarrow's `to_numpy`, whose bridge to
-    pandas imports pandas. A stored column has no nulls (`_bad_values`)."""
-    return {name: _numpy(data.column(name).combine_chunks()) for name in data.column_names}
-
-
-def _numpy(values: pa.Array) -> np.ndarray:
-    if pa.types.is_dictionary(values.type):
-        return np.array(values.dictionary.to_pylist(), object)[_numpy(values.indices)]
-    dtype = np.dtype(values.type.to_pandas_dtype())
-    if not len(values):
-        return np.empty(0, dtype)
-    return np.frombuffer(values.buffers()[1], dtype, len(values), values.offset * dtype.itemsize)
+    """A table's columns as numpy arrays by name (`parts.as_numpy`)."""
+    return {name: as_numpy(data.column(name)) for name in data.column_names}
 
 
 def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]) -> str | None:
