@@ -23,20 +23,19 @@ def _rotl(x: np.ndarray, b: int) -> np.ndarray:
     return (x << U(b)) | (x >> U(64 - b))
 
 
+# SipRound as four add-rotate-xor steps (a, b, r, turn): v[a] += v[b], v[b] =
+# rotl(v[b], r) ^ v[a], then with `turn` v[a] = rotl(v[a], 32)
+SIP_ROUND = ((0, 1, 13, True), (2, 3, 16, False), (0, 3, 21, False), (2, 1, 17, True))
+
+
 def _sip_rounds(v: list[np.ndarray], times: int) -> list[np.ndarray]:
-    v0, v1, v2, v3 = v
     for _ in range(times):
-        v0 += v1
-        v1 = _rotl(v1, 13) ^ v0
-        v0 = _rotl(v0, 32)
-        v2 += v3
-        v3 = _rotl(v3, 16) ^ v2
-        v0 += v3
-        v3 = _rotl(v3, 21) ^ v0
-        v2 += v1
-        v1 = _rotl(v1, 17) ^ v2
-        v2 = _rotl(v2, 32)
-    return [v0, v1, v2, v3]
+        for a, b, r, turn in SIP_ROUND:
+            v[a] = v[a] + v[b]
+            v[b] = _rotl(v[b], r) ^ v[a]
+            if turn:
+                v[a] = _rotl(v[a], 32)
+    return v
 
 
 def _sip(k0: np.uint64, k1: np.uint64, m: np.ndarray) -> np.ndarray:
