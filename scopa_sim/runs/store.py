@@ -40,8 +40,8 @@ import pyarrow.parquet as pq
 from ..engine import schema
 from ..engine.rules import Rules
 from ..engine.user import is_file_text
-from .parts import (META_KEY, Part, labels_of, as_numpy, read_regular, expected_columns, part_name,
-                    sha256, write_whole)
+from .parts import (META_KEY, Part, as_numpy, labels_of, read_regular, expected_columns,
+                    part_name, sha256, write_whole)
 from .plan import SHA256, RunSpec, Source, StoredSpec, spec_dict
 
 MANIFEST = "manifest.json"
