@@ -6,8 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import schema
-from ..kernels.tally import tally
-from .stats import mean_from_sums, wilson
+from .stats import mean_from_sums, strict_leader, wilson
 
 
 @dataclass
@@ -35,8 +34,11 @@ class Tally:
         for t in range(self.n_sides):
             for j, (c, _) in enumerate(self.categories):
                 values[t, j] = cols[f"{c}_{t}"]
-        tally(values, self.sums, self.round_wins)
-        self.rounds += values.shape[2]
+        wide = values.astype(np.int64)
+        self.sums += np.stack([wide.sum(2), (wide * wide).sum(2)], 2)
+        top = strict_leader(values[:, -1].T) + 1           # by the points (last); 0: a tie
+        self.round_wins += np.roll(np.bincount(top, minlength=self.n_sides + 1), -1)
+        self.rounds += rows
         if "game" in cols:
             game = np.asarray(cols["game"])
             last = np.append(game[1:] != game[:-1], True)
