@@ -30,6 +30,9 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+# SipHash's rotations, as uint64 constants: literal ints would compile `_rotl` once each
+R13, R16, R17, R21, R32 = (np.uint64(b) for b in (13, 16, 17, 21, 32))
+B64 = np.uint64(64)
 DEAL = np.uint64(0x6465616C)            # "deal": the key halves that tell the streams apart
 DECIDE = np.uint64(0x64656369646521)     # "decide!"
 OBSERVE = np.uint64(0x6F627365727665)    # "observe"
@@ -45,21 +48,21 @@ def mix64(z):
 
 @kernel
 def _rotl(x, b):
-    return (x << np.uint64(b)) | (x >> np.uint64(64 - b))
+    return (x << b) | (x >> (B64 - b))
 
 
 @kernel
 def _sip_round(v0, v1, v2, v3):
     v0 += v1
-    v1 = _rotl(v1, 13) ^ v0
-    v0 = _rotl(v0, 32)
+    v1 = _rotl(v1, R13) ^ v0
+    v0 = _rotl(v0, R32)
     v2 += v3
-    v3 = _rotl(v3, 16) ^ v2
+    v3 = _rotl(v3, R16) ^ v2
     v0 += v3
-    v3 = _rotl(v3, 21) ^ v0
+    v3 = _rotl(v3, R21) ^ v0
     v2 += v1
-    v1 = _rotl(v1, 17) ^ v2
-    v2 = _rotl(v2, 32)
+    v1 = _rotl(v1, R17) ^ v2
+    v2 = _rotl(v2, R32)
     return v0, v1, v2, v3
 
 

@@ -141,13 +141,13 @@ def play_units(choose, games, seed, first, count, rules, lineup, sides, rounds, 
     fault[F_STRATEGY] = -1
     n = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
-    row = 0
+    row = np.int64(0)            # not literal 0s: they would compile the callees twice
     for k in range(count):
         u = first + k
         dealer = u % n
         for t in range(n_sides):
             scores[t] = 0
-        number = 0
+        number = np.int64(0)
         while True:
             if row == rounds.shape[0]:
                 return -1

@@ -37,6 +37,7 @@ class Seats:
         self.packed = packed(rules)
         self.ids, self.params, self.seats, self.users, self.nets = pack_strategies(strategies, rules)
         self.python = any(not u.jitted for u in self.users)
+        self.kind = kernels.batch.kind_for(self.ids[:rules.players])
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
         ids = self.ids.copy()          # the Python round loop's: a Python strategy's seat is PYTHON
         for seat, s in enumerate(self.seats):
@@ -59,8 +60,11 @@ class Seats:
         return kernels.users.context(*self._slots())
 
     def scratch(self):
-        """Fresh kernel scratch with this users context and these networks."""
-        return kernels.scratch(*self._slots(), nets=self.net_record())
+        """Fresh kernel scratch with this users context and these networks
+        (the search strategies' arrays only for a lineup that searches)."""
+        search = self.kind == "search"
+        return kernels.scratch(*self._slots(), nets=self.net_record() if search else None,
+                               search=search)
 
     def net_record(self):
         """The networks the seats play, as the kernel takes them (None: none)."""
