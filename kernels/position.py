@@ -127,9 +127,11 @@ def capturers(table, rules):
 
 
 @kernel
-def play_move(pos, deck, rules, card, take):
+def play_move(pos, deck, rules, card, take, beliefs=True):
     """Play `card` capturing `take` (0: a trail) for the seat to move; pass the
-    turn, and deal new hands when all are empty and the deck lasts."""
+    turn, and deal new hands when all are empty and the deck lasts. A trail
+    adds to the seat's VOID unless `beliefs` is False (a play whose
+    strategies never read it: `play.play_at`)."""
     n = rules[R_PLAYERS]
     seat = np.int64(pos[TURN])
     card_set = ONE << np.uint64(card)
@@ -144,7 +146,7 @@ def play_move(pos, deck, rules, card, take):
         pos[LAST] = seat + 1
         pos[CAPTURES] += ONE
     else:
-        if table:
+        if beliefs and table:
             pos[ix(VOID + seat)] |= capturers(table, rules)
         pos[TABLE] = table | card_set
     pos[PLAYS] += ONE

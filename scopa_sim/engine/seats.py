@@ -174,7 +174,7 @@ class Seats:
                     m = K.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules, scratch.cards,
                                       scratch.takes, scratch.work)
                     i = self.decide(seat, pos, deck, m, scratch, where)
-                    K.play.play_at(board, rules, np.int64(i))
+                    K.play.play_at(board, kit, np.int64(i))
                 K.round.end_round(pos, rules, dealer, result, fields)
                 K.round.keep_piles(scratch.taken, row, pos, n_sides)
                 if record is not None:
