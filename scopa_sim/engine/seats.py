@@ -28,6 +28,16 @@ class StrategyError(ValueError):
     """A strategy chose a move that does not exist, or raised."""
 
 
+def row_arrays(n_sides: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Arrays for `rows` rows of the kernel's results: sides int16[rows,
+    n_sides, N_SIDE] and rounds int64[rows, N_ROUND], each field stored as a
+    column (the kernel writes a round across them), so that the columns of a
+    run are views, not copies (`runner.columns`). Not zeroed: the kernel
+    writes every field of every row it plays (`round.play_units`)."""
+    return (np.empty((n_sides, L.N_SIDE, rows), np.int16).transpose(2, 0, 1),
+            np.empty((L.N_ROUND, rows), np.int64).T)
+
+
 class Seats:
     """The strategies at the seats (one per seat, see `strategies.seats_of`),
     packed for the kernel: ids, parameter rows, the user strategies' slots."""
@@ -107,14 +117,14 @@ class Seats:
         return rows
 
     def play_rows(self, games: bool, seed: int, first: int, count: int, piles: bool = False):
-        """`play` into arrays of its own, grown until the units fit: (sides
-        int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND], and with
-        `piles` each side's captured cards uint64[rows, n_sides], else None)."""
+        """`play` into arrays of its own (`row_arrays`), grown until the units
+        fit: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND],
+        and with `piles` each side's captured cards uint64[rows, n_sides],
+        else None)."""
         n_sides = self.rules.n_sides
         capacity = 8 * count + 64 if games else count
         while True:
-            sides = np.zeros((capacity, n_sides, L.N_SIDE), np.int16)
-            rounds = np.zeros((capacity, L.N_ROUND), np.int64)
+            sides, rounds = row_arrays(n_sides, capacity)
             scratch = self.scratch()
             if piles:
                 scratch = scratch._replace(taken=np.zeros((capacity, L.MAX_PLAYERS), np.uint64))
