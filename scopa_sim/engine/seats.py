@@ -33,7 +33,9 @@ def row_arrays(n_sides: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
     n_sides, N_SIDE] and rounds int64[rows, N_ROUND], each field stored as a
     column (the kernel writes a round across them), so that the columns of a
     run are views, not copies (`runner.columns`). Not zeroed: the kernel
-    writes every field of every row it plays (`round.play_units`)."""
+    writes every field of every row it plays (`round.play_units`). Give the
+    kernel two rows or more: Numba types a one-row view as contiguous, and
+    would compile the batch kernel again for it."""
     return (np.empty((n_sides, L.N_SIDE, rows), np.int16).transpose(2, 0, 1),
             np.empty((L.N_ROUND, rows), np.int64).T)
 
@@ -122,7 +124,7 @@ class Seats:
         and with `piles` each side's captured cards uint64[rows, n_sides],
         else None)."""
         n_sides = self.rules.n_sides
-        capacity = 8 * count + 64 if games else count
+        capacity = 8 * count + 64 if games else count + 1     # never one row (`row_arrays`)
         while True:
             sides, rounds = row_arrays(n_sides, capacity)
             scratch = self.scratch()

@@ -134,11 +134,11 @@ def fill_batch(spec: RunSpec, sides: np.ndarray, fields: dict, b: int) -> int:
     of the run's columns `fields` (by name); its number of rows."""
     first, count = spec.batch_range(b)
     end = first + count
-    _, rounds = row_arrays(0, count)           # the batch's alone: its memory is used again
+    _, rounds = row_arrays(0, count + 1)       # the batch's alone: its memory is used again
     rows = Seats(spec.rules, spec.strategies).play(False, spec.seed, first, count,
-                                                   sides[first:end], rounds)
+                                                   sides[first:end + 1], rounds)
     for name, column in fields.items():
-        column[first:end] = rounds[:, L.ROUND_FIELDS.index(name)]
+        column[first:end] = rounds[:count, L.ROUND_FIELDS.index(name)]
     return rows
 
 
@@ -147,7 +147,8 @@ def _rounds_in_place(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
     side results (`row_arrays`: their columns are views) and round columns
     (the schema's types, narrower than the kernel's): no copy, and no more
     new memory than the columns take (new memory costs its zeroing)."""
-    sides, _ = row_arrays(spec.rules.n_sides, spec.units)
+    sides, _ = row_arrays(spec.rules.n_sides, spec.units + 1)     # a row to spare: a
+    # batch of one round gets two rows (`row_arrays`)
     fields = {f.name: np.empty(spec.units, f.dtype)
               for f in schema.present(schema.ROUND, spec.rules, spec.games)}
 
@@ -155,7 +156,7 @@ def _rounds_in_place(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
         if progress:
             progress(rows)
     run(fill_batch, (spec, sides, fields), range(spec.n_batches), done, scheduler=ex)
-    return {**fields, **side_columns(spec, sides)}
+    return {**fields, **side_columns(spec, sides[:spec.units])}
 
 
 def _batches_joined(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
