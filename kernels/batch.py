@@ -4,8 +4,9 @@ game `i`) draws from stream (seed, i), so batches can run anywhere, in any
 order, any number of times, and give the same arrays.
 
 Results go into caller-owned arrays, a row per round: `sides`
-(int16[rows, n_sides, N_SIDE]) and `rounds` (int64[rows, N_ROUND]); a round's
-results are written side by side, which is faster than one column each. The
+(int16[rows, n_sides, N_SIDE]) and `rounds` (int64[rows, N_ROUND]), of any
+strides: the runner lays each field out as a column (`seats.row_arrays`),
+so that a run's columns are views of what the kernel wrote. The
 rules vector carries everything the rules say, the primiera lookup included
 (`layout.R_BEST`); `scratch()` makes the rest, a `Scratch` record: a named
 tuple of arrays, which Numba types field by field, so a kernel reads

@@ -66,7 +66,7 @@ def play_at(board, kit, i):
     card, take = board.cards[ix(i)], board.takes[ix(i)]
     at = ix(np.int64(pos[PLAYS]))
     log[at, 0], log[at, 1], log[at, 2] = np.int64(pos[TURN]), card, np.int64(take)
-    play_move(pos, board.deck, kit.rules, card, take, kit.search is not None)
+    play_move(pos, board.deck, kit.rules, card, take, kit.search)
 
 
 @spliced

@@ -130,8 +130,8 @@ def capturers(table, rules):
 def play_move(pos, deck, rules, card, take, beliefs=True):
     """Play `card` capturing `take` (0: a trail) for the seat to move; pass the
     turn, and deal new hands when all are empty and the deck lasts. A trail
-    adds to the seat's VOID unless `beliefs` is False (a play whose
-    strategies never read it: `play.play_at`)."""
+    adds to the seat's VOID unless `beliefs` is None (a play whose
+    strategies never read it, `play.play_at`: then it is not compiled)."""
     n = rules[R_PLAYERS]
     seat = np.int64(pos[TURN])
     card_set = ONE << np.uint64(card)
@@ -146,7 +146,7 @@ def play_move(pos, deck, rules, card, take, beliefs=True):
         pos[LAST] = seat + 1
         pos[CAPTURES] += ONE
     else:
-        if beliefs and table:
+        if beliefs is not None and table:
             pos[ix(VOID + seat)] |= capturers(table, rules)
         pos[TABLE] = table | card_set
     pos[PLAYS] += ONE

@@ -24,7 +24,7 @@ that deals no real cards: advise's rollouts, a suggested move.
 """
 import numpy as np
 
-from ._jit import kernel
+from ._jit import kernel, spliced
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -99,14 +99,14 @@ def round_key(unit, number):
     return (np.uint64(unit) << np.uint64(20)) | (np.uint64(number) & np.uint64(0xFFFFF))
 
 
-@kernel
+@spliced
 def deal_stream(seed, unit, number, state):
     """Set `state[0]` to the start of the deal stream of round `number` of
     unit `unit` of run `seed` (see the module docstring)."""
     state[0] = sip(seed, DEAL, round_key(unit, number))
 
 
-@kernel
+@spliced
 def decide_stream(seed, unit, number, state):
     """Set `state[0]` to the start of the decide stream of round `number`
     of unit `unit` of run `seed` (see the module docstring)."""
