@@ -64,15 +64,18 @@ def board(pos=None, deck=None, cards=None, takes=None, log=None):
 
 
 @kernel
-def deal(pos, deck, rules):
-    """A hand to every player, one card at a time from the leader."""
+def deal(pos, deck, rules, beliefs=True):
+    """A hand to every player, one card at a time from the leader; every
+    VOID cleared (a new hand: nothing trailed beside yet) unless `beliefs`
+    is None (see `play_move`: none was kept)."""
     n = rules[R_PLAYERS]
     at = np.int64(pos[DECK])
     leader = np.int64(pos[DEALER]) + 1
     if leader == n:
         leader = 0
-    for s in range(n):                    # a new hand: nothing trailed beside yet
-        pos[ix(VOID + s)] = ZERO
+    if beliefs is not None:
+        for s in range(n):
+            pos[ix(VOID + s)] = ZERO
     for _ in range(rules[R_HAND]):
         seat = leader
         for i in range(n):
@@ -88,7 +91,8 @@ def deal(pos, deck, rules):
 @kernel
 def start_round(pos, deck, dealer, rules):
     """The position after the table cards and the first hands are dealt."""
-    pos[:] = ZERO
+    for i in range(POS_SIZE):             # its known size: stores, not a call to memset
+        pos[i] = ZERO
     table = ZERO
     for i in range(rules[R_TABLE]):
         table |= ONE << np.uint64(deck[i])
@@ -97,7 +101,7 @@ def start_round(pos, deck, dealer, rules):
     pos[DEALER] = dealer
     dealt = N_CARDS - rules[R_TABLE] if rules[R_REFILL] else rules[R_PLAYERS] * rules[R_HAND]
     pos[TOTAL] = dealt
-    deal(pos, deck, rules)
+    deal(pos, deck, rules, None)          # every VOID is clear
 
 
 @kernel
@@ -152,7 +156,7 @@ def play_move(pos, deck, rules, card, take, beliefs=True):
     pos[PLAYS] += ONE
     pos[TURN] = seat + 1 if seat + 1 < n else 0
     if pos[PLAYS] < pos[TOTAL] and pos[HAND + pos[TURN]] == ZERO:
-        deal(pos, deck, rules)
+        deal(pos, deck, rules, beliefs)
 
 
 @kernel

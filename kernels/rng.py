@@ -128,14 +128,27 @@ def next_u64(state):
 
 
 @kernel
+def scaled(bits, n):
+    """64 random bits as a draw in 0..n-1 (n < 2**32): multiply-shift on the
+    high 32 bits."""
+    return np.int64(((bits >> S32) * np.uint64(n)) >> S32)
+
+
+@kernel
 def below(state, n):
-    """A draw in 0..n-1 (n < 2**32) by multiply-shift on the high 32 bits."""
-    return np.int64(((next_u64(state) >> S32) * np.uint64(n)) >> S32)
+    """A draw in 0..n-1 (n < 2**32) from the stream (`scaled`)."""
+    return scaled(next_u64(state), n)
 
 
 @kernel
 def shuffle(deck, state):
-    """Fisher-Yates, from the top: for i = 39..1 swap deck[i], deck[below(i+1)]."""
+    """Fisher-Yates, from the top: for i = 39..1 swap deck[i], deck[below(i+1)].
+    The stream's state is kept in a local for the loop (a store to `deck`
+    might be one to `state` for all the compiler knows: it would go through
+    memory at every draw)."""
+    z = state[0]
     for i in range(deck.shape[0] - 1, 0, -1):
-        j = below(state, i + 1)
+        z += GOLDEN
+        j = scaled(mix64(z), i + 1)
         deck[i], deck[j] = deck[j], deck[i]
+    state[0] = z
