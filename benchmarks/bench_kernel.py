@@ -1,6 +1,7 @@
 """Kernel throughput on one core, and start-up times in fresh processes.
 
-    .venv/bin/python benchmarks/bench_kernel.py [--rounds N] [--repeat K] [--skip-cold]
+    .venv/bin/python benchmarks/bench_kernel.py [--rounds N] [--repeat K] [--passes P]
+                                                [--skip-cold] [--skip-throughput]
 
 Prints, each in a fresh process:
 
@@ -11,25 +12,33 @@ Prints, each in a fresh process:
   then, and no others;
 - warm start: the same random,greedy run with the cache filled;
 
-then the rounds/s of the kernel for random-vs-random and greedy-vs-greedy on
-one thread (batches of 100,000 rounds into arrays, as the runner does; the
-best of three passes, and their mean), per second of the thread's CPU time
-and per second of wall time, and of `scopa_sim.simulate` (which also builds a
-DataFrame; wall time). Fresh-process figures show wall time and the
-process's CPU time. On a shared machine the wall-time figures grow when other
-processes run, the CPU-time ones much less; `--repeat K` runs every
+then, on one core, the rounds/s of random against random and greedy against
+greedy: the kernel (batches of 100,000 rounds into arrays, as the runner
+plays them), `scopa_sim.simulate` with one worker (the kernel, the columns
+and the DataFrame), and for random the C twin (`benchmarks/c_twin.c`: the
+same round, rules, random streams and decisions in plain C, built here with
+the system's `gcc -O2` and first checked to give the kernel's rows for three
+seeds); a pass of each in turn, `--passes P` times, and the medians, per
+second of CPU time (the process's) with wall time beside; then the ratios
+against the goals: the kernel at least level with the C twin, `simulate()`
+at most 5% slower than the kernel. Fresh-process figures show wall time and
+the process's CPU time. On a shared machine the wall-time figures grow when
+other processes run, the CPU-time ones much less; `--repeat K` runs every
 fresh-process figure K times and prints the medians.
 """
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 CLI = "from scopa_sim.cli import main; main()"
+C_TWIN = Path(__file__).resolve().parent / "c_twin.c"
 COLD = (("random,greedy", "random/greedy"), ("heuristic,counter", "heuristic/counter"),
         ("pimc,greedy", "pimc/greedy"))
 
@@ -82,30 +91,103 @@ def start_up(repeat: int, skip_cold: bool):
         print(f"warm start random/greedy:              {warm}")
 
 
-def throughput(rounds: int):
+def one_core():
+    """The CPU this process (and every thread it starts) runs on from now, and
+    a preexec_fn that puts a child process on it too."""
+    cpu = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cpu})
+    return cpu, lambda: os.sched_setaffinity(0, {cpu})
+
+
+def c_twin(folder):
+    """benchmarks/c_twin.c built with the system's gcc (-O2) into `folder`;
+    None, with a line saying why, if there is no gcc."""
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        print("C twin: no gcc on the PATH, the C row is skipped")
+        return None
+    binary = os.path.join(folder, "c_twin")
+    subprocess.run([gcc, "-O2", "-o", binary, str(C_TWIN)], check=True)
+    return binary
+
+
+def check_twin(binary, folder, seeds=(1, 7, 2**64 - 5), count=2_000):
+    """The C twin's rows (per side and per round) equal the kernel's for
+    rounds 0..count-1 of random against random with these seeds."""
+    import numpy as np
+    from scopa_sim.engine.rules import Rules
+    from scopa_sim.engine.seats import Seats
+    from scopa_sim.kernels import layout as L
+    seats = Seats(Rules(), ("random", "random"))
+    row = np.dtype([("sides", np.int16, (2, L.N_SIDE)), ("rounds", np.int64, L.N_ROUND)])
+    for seed in seeds:
+        out = os.path.join(folder, "rows.bin")
+        subprocess.run([binary, "check", str(seed), "0", str(count), out], check=True)
+        rows = np.fromfile(out, row)
+        sides, rounds, _ = seats.play_rows(False, seed, 0, count)
+        if not ((rows["sides"] == sides).all() and (rows["rounds"] == rounds).all()):
+            raise SystemExit(f"the C twin and the kernel differ (seed {seed}): fix one first")
+    print(f"C twin: the same rows as the kernel for rounds 0..{count - 1} of seeds "
+          f"{', '.join(map(str, seeds))}")
+
+
+def rates(f, rounds):
+    """Rounds per second of CPU time (the process's) and of wall time of f()."""
+    c, t = time.process_time(), time.perf_counter()
+    f()
+    return rounds / (time.process_time() - c), rounds / (time.perf_counter() - t)
+
+
+def throughput(rounds: int, passes: int):
+    """The kernel (batches of 100,000 rounds into arrays, as the runner plays
+    them), the C twin and `simulate()` (one worker: the kernel, the columns
+    and the DataFrame), on one core, a pass of each in turn, `passes`
+    times: the medians of rounds/s of CPU time (wall time beside)."""
     import scopa_sim
     from scopa_sim.runs.plan import RunSpec
     from scopa_sim.runs.runner import run_batch
-    for pair in (("random", "random"), ("greedy", "greedy")):
-        spec = RunSpec.make(rounds=rounds, strategies=pair, seed=1, batch_size=100_000)
-        run_batch(spec, 0)
-        cpu, wall = [], []
-        for _ in range(3):
-            c, t = time.thread_time(), time.perf_counter()
-            for b in range(spec.n_batches):
-                run_batch(spec, b)
-            cpu.append(rounds / (time.thread_time() - c))
-            wall.append(rounds / (time.perf_counter() - t))
-        api = 0.0
-        for _ in range(3):                     # best of 3, as the kernel figure
-            t = time.perf_counter()
-            scopa_sim.simulate(rounds=rounds, strategies=pair, seed=1, workers=1,
-                               batch_size=100_000)
-            api = max(api, rounds / (time.perf_counter() - t))
-        print(f"{pair[0]:>7} vs {pair[1]:<7} kernel {max(cpu):9,.0f} rounds/s of CPU time "
-              f"(mean {sum(cpu) / 3:,.0f}), {max(wall):9,.0f} of wall time "
-              f"(mean {sum(wall) / 3:,.0f}); simulate() {api:9,.0f} rounds/s "
-              f"(1 core, {rounds:,} rounds, best of 3)")
+    cpu, on_cpu = one_core()
+    print(f"throughput on one core (CPU {cpu}), {rounds:,} rounds a pass, medians of "
+          f"{passes} passes taken in turn; rounds/s of CPU time (of wall time)")
+    with tempfile.TemporaryDirectory() as folder:
+        binary = c_twin(folder)
+        if binary:
+            check_twin(binary, folder)
+        for pair in (("random", "random"), ("greedy", "greedy")):
+            spec = RunSpec.make(rounds=rounds, strategies=pair, seed=1, batch_size=100_000)
+            run_batch(spec, 0)                                      # compiled, or loaded
+
+            def kernel():
+                for b in range(spec.n_batches):
+                    run_batch(spec, b)
+
+            def api():
+                scopa_sim.simulate(rounds=rounds, strategies=pair, seed=1, workers=1,
+                                   batch_size=100_000)
+
+            def c():
+                done = subprocess.run([binary, "time", "1", str(rounds)], check=True,
+                                      capture_output=True, text=True, preexec_fn=on_cpu)
+                return float(done.stdout.split()[0]), float("nan")
+
+            runs = {"kernel": kernel, "simulate()": api}
+            if binary and pair[0] == "random":
+                runs["C twin"] = None
+            got = {name: [] for name in runs}
+            for _ in range(passes):
+                for name, f in runs.items():
+                    got[name].append(c() if f is None else rates(f, rounds))
+            best = {}
+            for name, values in got.items():
+                best[name] = statistics.median(v for v, _ in values)
+                wall = statistics.median(w for _, w in values)
+                print(f"{pair[0]:>7} vs {pair[1]:<7} {name:<11} {best[name]:9,.0f} rounds/s"
+                      + ("" if wall != wall else f" ({wall:9,.0f})"))
+            if "C twin" in best:
+                print(f"{'':18} kernel / C twin     {best['kernel'] / best['C twin']:.3f} "
+                      f"(goal >= 1.0)")
+            print(f"{'':18} simulate() / kernel {best['simulate()'] / best['kernel']:.3f} "
+                  f"(goal >= 0.95)")
 
 
 def main():
@@ -114,11 +196,13 @@ def main():
     ap.add_argument("--repeat", type=int, default=1,
                     help="fresh-process timings: the median of this many runs")
     ap.add_argument("--skip-cold", action="store_true", help="no cold-start timings")
+    ap.add_argument("--passes", type=int, default=5,
+                    help="rounds/s: the median of this many passes of each")
     ap.add_argument("--skip-throughput", action="store_true", help="no rounds/s")
     args = ap.parse_args()
     start_up(args.repeat, args.skip_cold)
     if not args.skip_throughput:
-        throughput(args.rounds)
+        throughput(args.rounds, args.passes)
 
 
 if __name__ == "__main__":

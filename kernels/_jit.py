@@ -7,7 +7,18 @@ by the caller, see `batch.scratch`), with the NumPy error model (no raising
 on division by zero: the kernels never divide by zero, and the checks cost
 branches), without `fastmath` (it would change results) and without
 `parallel` (a batch is serial; parallelism lives in the runner). Every option
-a callee could inherit from its caller is set here explicitly. Three kinds:
+a callee could inherit from its caller is set here explicitly.
+
+Compiled without wrappers. Numba gives every compiled function a CPython
+wrapper (unboxing its arguments, a record field by field) and a C one, and
+optimises and emits them with it; a kernel called only from compiled code
+never needs them, and they were a quarter of a first compile. So `kernel`
+and `outlined` functions are compiled without (`Compiled`), for compiled
+callers; a call from Python goes to `from_python`, the same function
+compiled with the wrappers, on first use, and cached in files of its own (a
+function without wrappers called from Python would crash the process).
+
+Three kinds:
 
 `kernel`, the default: compiled once per signature as a function of its own
 and marked `alwaysinline` for LLVM (`forceinline`), so each caller gets it
@@ -57,11 +68,14 @@ import os
 import shutil
 import stat
 import tempfile
+import threading
 import time
+import types
 from pathlib import Path
 
 import numba
 from numba.core import config
+from numba.core.registry import CPUDispatcher
 
 SOURCES = Path(__file__).resolve().parent
 STALE_DAYS = 30
@@ -194,21 +208,65 @@ def cache_folder(version=None, base=None):
 CACHE_DIR = cache_folder()
 
 
-def _policy(**options):
-    def decorate(f):
-        if CACHE_DIR is None:
-            return numba.njit(cache=False, **options)(f)
+class Compiled(CPUDispatcher):
+    """A compiled function without the wrappers a call from Python needs
+    (see the module docstring); such a call goes to `from_python`."""
+
+    def __call__(self, *args, **kwargs):
+        return self.from_python(*args, **kwargs)
+
+    @property
+    def from_python(self):
+        """The same function compiled with the wrappers, for calls from
+        Python: made on first use, cached in files of its own (Numba names a
+        cache file by the function's qualified name and keys it on the
+        signature alone, so the two must not share one)."""
+        twin = self.__dict__.get("_from_python")
+        if twin is None:
+            with _TWINS:
+                twin = self.__dict__.get("_from_python")
+                if twin is None:
+                    f = self.py_func
+                    g = types.FunctionType(f.__code__, f.__globals__, f.__name__,
+                                           f.__defaults__, f.__closure__)
+                    g.__qualname__, g.__doc__ = f.__qualname__ + "_from_python", f.__doc__
+                    options = {k: v for k, v in self.targetoptions.items()
+                               if k not in _WRAPPERLESS}
+                    twin = self.__dict__["_from_python"] = _dispatcher(CPUDispatcher, g, options)
+        return twin
+
+
+def from_python(function):
+    """The dispatcher a call of `function` from Python reaches (itself, or a
+    wrapperless one's `from_python`): whose overloads and cache say whether
+    such a call compiles first."""
+    return function.from_python if isinstance(function, Compiled) else function
+
+
+def _dispatcher(cls, f, options):
+    """`f` compiled lazily by a `cls` dispatcher, cached in CACHE_DIR (Numba
+    reads the folder here, so it is set for this moment only)."""
+    d = cls(py_func=f, locals={}, targetoptions={"nopython": True, **options})
+    if CACHE_DIR is not None:
         saved = config.CACHE_DIR
-        config.CACHE_DIR = str(CACHE_DIR)         # read here, at decoration
+        config.CACHE_DIR = str(CACHE_DIR)
         try:
-            return numba.njit(cache=True, **options)(f)
+            d.enable_caching()
         finally:
             config.CACHE_DIR = saved
+    return d
+
+
+def _policy(cls, **options):
+    def decorate(f):
+        return _dispatcher(cls, f, options)
     return decorate
 
 
+_TWINS = threading.Lock()
+_WRAPPERLESS = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 _COMMON = dict(nogil=True, _nrt=False, error_model="numpy", boundscheck=False,
                fastmath=False)
-kernel = _policy(forceinline=True, **_COMMON)
-spliced = _policy(inline="always", forceinline=False, **_COMMON)
-outlined = _policy(forceinline=False, **_COMMON)
+kernel = _policy(Compiled, forceinline=True, **_WRAPPERLESS, **_COMMON)
+spliced = _policy(CPUDispatcher, inline="always", forceinline=False, **_COMMON)
+outlined = _policy(Compiled, forceinline=False, **_WRAPPERLESS, **_COMMON)

@@ -4,8 +4,9 @@ game `i`) draws from stream (seed, i), so batches can run anywhere, in any
 order, any number of times, and give the same arrays.
 
 Results go into caller-owned arrays, a row per round: `sides`
-(int16[rows, n_sides, N_SIDE]) and `rounds` (int64[rows, N_ROUND]); a round's
-results are written side by side, which is faster than one column each. The
+(int16[rows, n_sides, N_SIDE]) and `rounds` (int64[rows, N_ROUND]), of any
+strides: the runner lays each field out as a column (`seats.row_arrays`),
+so that a run's columns are views of what the kernel wrote. The
 rules vector carries everything the rules say, the primiera lookup included
 (`layout.R_BEST`); `scratch()` makes the rest, a `Scratch` record: a named
 tuple of arrays, which Numba types field by field, so a kernel reads
@@ -13,12 +14,15 @@ tuple of arrays, which Numba types field by field, so a kernel reads
 
 `simulate_rounds` and `simulate_games` are Python functions that pick one of
 three compiled kernels by the strategies a run names (`registry.KINDS`):
-`simple_units` when every seat plays random, greedy or a user strategy,
-`fast_units` when every seat plays a fast one, `search_units` when one
+`simple_units` when every seat plays random or greedy, `fast_units` when
+every seat plays a fast one or a user strategy, `search_units` when one
 searches. Each is compiled (or loaded from the cache) the first time a run
-needs it, so a run of fast strategies never compiles the search code, and
-a user's function (a pointer, see `users`) never recompiles a kernel; `needs_compile` says
-whether a run's kernel still has to be compiled. Beside each, a step kernel
+needs it, so a run of fast strategies never compiles the search code, nor
+one of random and greedy the user strategies' calls, and a user's function
+(a pointer, see `users`) never recompiles a kernel; `needs_compile` says
+whether a run's kernel still has to be compiled. The simple and fast
+kernels take a scratch without the search strategies' arrays (`scratch`,
+`search=False`): what a kernel unboxes costs compile time too. Beside each, a step kernel
 (`simple_step`, `fast_step`, `search_step`; `step_for`): the one play-out
 loop (`play.play_out`) with the same strategy code, which the Python round
 loop (`scopa_sim.engine.seats`) calls to play a round up to a seat whose strategy
@@ -30,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import outlined
+from ._jit import from_python, outlined
 from . import users as U
 from .registry import BUILTINS, KINDS, USER, Lineup
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
@@ -71,20 +75,23 @@ class Scratch(NamedTuple):
         return Kit(rules, self.rng, self.work, self.search, self.users, self.net)
 
 
-def scratch(functions=(), params=None, taken_rows=0, nets=None):
+def scratch(functions=(), params=None, taken_rows=0, nets=None, search=True):
     """Fresh scratch arrays for one batch, with a users context for the
     run's user strategy `functions` and their rollout `params` (see
     `users.context`), room for `taken_rows` rows of captured cards, and the
-    run's networks `nets` (a `net.Net`; none by default)."""
+    run's networks `nets` (a `net.Net`; none by default); without `search`,
+    neither the search strategies' scratch nor networks (None: for the
+    simple and fast kernels, which never read them)."""
     return Scratch(rng=np.zeros(1, np.uint64), deck=np.zeros(N_CARDS, np.int64),
                    pos=np.zeros(POS_SIZE, np.uint64), work=np.zeros(W_SIZE, np.int64),
                    cards=np.zeros(MAX_MOVES, np.int64), takes=np.zeros(MAX_MOVES, np.uint64),
                    log=np.zeros((N_CARDS, 3), np.int64),
                    out=np.zeros((MAX_PLAYERS, N_SIDE), np.int16),
-                   info=np.zeros(N_ROUND, np.int64), search=search_scratch(),
+                   info=np.zeros(N_ROUND, np.int64),
+                   search=search_scratch() if search else None,
                    users=U.context(functions, params),
                    taken=np.zeros((taken_rows, MAX_PLAYERS), np.uint64),
-                   net=no_net() if nets is None else fresh(nets))
+                   net=None if not search else no_net() if nets is None else fresh(nets))
 
 
 def kit(rules, rng=None, work=None, search=None, users=None, nets=None):
@@ -105,7 +112,7 @@ def simple_units(games, seed, first, count, rules, lineup, sides, rounds, scratc
 
 @outlined
 def fast_units(games, seed, first, count, rules, lineup, sides, rounds, scratch):
-    """`round.play_units` with the fast strategies only."""
+    """`round.play_units` with the fast strategies and the user ones."""
     return play_units(choose_fast, games, seed, first, count, rules, lineup, sides, rounds, scratch)
 
 
@@ -124,7 +131,7 @@ def simple_step(lineup, board, kit):
 
 @outlined
 def fast_step(lineup, board, kit):
-    """`simple_step` with the fast strategies."""
+    """`simple_step` with the fast strategies and the user ones."""
     return play_out(choose_fast, lineup, board, kit, None)
 
 
@@ -140,13 +147,19 @@ STEPS = (simple_step, fast_step, search_step)            # and its step kernel
 _COMPILING = threading.Lock()
 
 
-def kernel_for(strategies):
-    """The batch kernel for these strategy ids (one per seat): the one that
-    compiles the least strategy code. User ids play in any; an unknown id
-    goes to the kernel that knows every id, whose dispatch refuses it."""
-    kinds = [BUILTINS[s].kind if s < len(BUILTINS) else "search" if s < USER else "simple"
+def kind_for(strategies) -> str:
+    """The kind (`registry.KINDS`) of batch kernel these strategy ids (one
+    per seat) need: the one that compiles the least strategy code. User ids
+    play in the fast and search kernels; an unknown id goes to the kernel
+    that knows every id, whose dispatch refuses it."""
+    kinds = [BUILTINS[s].kind if 0 <= s < len(BUILTINS) else "search" if s < USER else "fast"
              for s in map(int, strategies)]
-    return KERNELS[max(map(KINDS.index, kinds))]
+    return KINDS[max(map(KINDS.index, kinds))]
+
+
+def kernel_for(strategies):
+    """The batch kernel for these strategy ids (`kind_for`)."""
+    return KERNELS[KINDS.index(kind_for(strategies))]
 
 
 def chooser_for(strategies):
@@ -163,7 +176,7 @@ def needs_compile(strategies) -> bool:
     """Whether running these strategy ids (one per seat) compiles a kernel
     first, rather than loading it from the disk cache (seconds, not a
     fraction of one)."""
-    kernel = kernel_for(strategies)
+    kernel = from_python(kernel_for(strategies))
     if kernel.overloads:
         return False
     try:
@@ -176,7 +189,7 @@ def needs_compile(strategies) -> bool:
 def call(kernel, *args):
     """Call a kernel, compiling (or loading) it first if needed, one thread
     at a time."""
-    if kernel.overloads:
+    if from_python(kernel).overloads:
         return kernel(*args)
     with _COMPILING:          # one thread compiles (or loads); the others wait
         return kernel(*args)

@@ -9,8 +9,9 @@ charges those costs flat; `counter` multiplies them by the probability,
 from the unseen cards, that the next player holds a card that takes them;
 `reply` adds the worth it takes by matching a card or the sum of two.
 
-`choose_simple` and `choose_fast` are the choosers (`play`) of these and of
-user strategies: what the fast batch kernels and every rollout play with.
+`choose_simple` (random and greedy) and `choose_fast` (every fast strategy
+and the user strategies) are the choosers (`play`) the simple and fast
+batch kernels and every rollout play with.
 """
 import numpy as np
 
@@ -196,17 +197,15 @@ def pick_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
 
 @spliced
 def choose_simple(strategy, p, seat, n, board, kit):
-    """The move of random, greedy or a user strategy; -1 for any other id."""
-    if is_user(strategy):
-        return play_user(strategy, p, seat, board.pos, kit.rules, n, board.cards, board.takes,
-                         kit.rng, kit.users)
+    """The move of random or greedy; -1 for any other id."""
     return pick_simple(strategy, p, seat, board.pos, kit.rules, n, board.cards, board.takes,
                        kit.rng)
 
 
 @spliced
 def choose_fast(strategy, p, seat, n, board, kit):
-    """`choose_simple` and heuristic, counter and reply."""
+    """The move of a fast strategy (`pick_fast`) or a user strategy; -1 for
+    any other id."""
     if is_user(strategy):
         return play_user(strategy, p, seat, board.pos, kit.rules, n, board.cards, board.takes,
                          kit.rng, kit.users)

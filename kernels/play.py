@@ -56,14 +56,17 @@ class Kit(NamedTuple):
 
 
 @spliced
-def play_at(board, rules, i):
+def play_at(board, kit, i):
     """Play move i of the board's move list for the seat to move, logging it
-    (row pos[PLAYS] of board.log: seat, card, capture set)."""
+    (row pos[PLAYS] of board.log: seat, card, capture set). The trailer's
+    VOID (`position`) is kept only with a kit that has the search
+    strategies' scratch: no other strategy reads it (a kit without is a
+    simple or fast batch's, or a rollout's), so the others play without."""
     pos, log = board.pos, board.log
     card, take = board.cards[ix(i)], board.takes[ix(i)]
     at = ix(np.int64(pos[PLAYS]))
     log[at, 0], log[at, 1], log[at, 2] = np.int64(pos[TURN]), card, np.int64(take)
-    play_move(pos, board.deck, rules, card, take)
+    play_move(pos, board.deck, kit.rules, card, take, kit.search)
 
 
 @spliced
@@ -89,5 +92,5 @@ def play_out(choose, lineup, board, kit, stop):
         if i < 0 or i >= m or fault[F_STRATEGY] >= 0:
             record_fault(kit.users, strategy, i, m, seat, pos[PLAYS])
             return FAULT
-        play_at(board, rules, i)
+        play_at(board, kit, i)
     return OVER

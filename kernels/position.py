@@ -64,15 +64,18 @@ def board(pos=None, deck=None, cards=None, takes=None, log=None):
 
 
 @kernel
-def deal(pos, deck, rules):
-    """A hand to every player, one card at a time from the leader."""
+def deal(pos, deck, rules, beliefs=True):
+    """A hand to every player, one card at a time from the leader; every
+    VOID cleared (a new hand: nothing trailed beside yet) unless `beliefs`
+    is None (see `play_move`: none was kept)."""
     n = rules[R_PLAYERS]
     at = np.int64(pos[DECK])
     leader = np.int64(pos[DEALER]) + 1
     if leader == n:
         leader = 0
-    for s in range(n):                    # a new hand: nothing trailed beside yet
-        pos[ix(VOID + s)] = ZERO
+    if beliefs is not None:
+        for s in range(n):
+            pos[ix(VOID + s)] = ZERO
     for _ in range(rules[R_HAND]):
         seat = leader
         for i in range(n):
@@ -88,7 +91,8 @@ def deal(pos, deck, rules):
 @kernel
 def start_round(pos, deck, dealer, rules):
     """The position after the table cards and the first hands are dealt."""
-    pos[:] = ZERO
+    for i in range(POS_SIZE):             # its known size: stores, not a call to memset
+        pos[i] = ZERO
     table = ZERO
     for i in range(rules[R_TABLE]):
         table |= ONE << np.uint64(deck[i])
@@ -97,7 +101,7 @@ def start_round(pos, deck, dealer, rules):
     pos[DEALER] = dealer
     dealt = N_CARDS - rules[R_TABLE] if rules[R_REFILL] else rules[R_PLAYERS] * rules[R_HAND]
     pos[TOTAL] = dealt
-    deal(pos, deck, rules)
+    deal(pos, deck, rules, None)          # every VOID is clear
 
 
 @kernel
@@ -127,9 +131,11 @@ def capturers(table, rules):
 
 
 @kernel
-def play_move(pos, deck, rules, card, take):
+def play_move(pos, deck, rules, card, take, beliefs=True):
     """Play `card` capturing `take` (0: a trail) for the seat to move; pass the
-    turn, and deal new hands when all are empty and the deck lasts."""
+    turn, and deal new hands when all are empty and the deck lasts. A trail
+    adds to the seat's VOID unless `beliefs` is None (a play whose
+    strategies never read it, `play.play_at`: then it is not compiled)."""
     n = rules[R_PLAYERS]
     seat = np.int64(pos[TURN])
     card_set = ONE << np.uint64(card)
@@ -144,13 +150,13 @@ def play_move(pos, deck, rules, card, take):
         pos[LAST] = seat + 1
         pos[CAPTURES] += ONE
     else:
-        if table:
+        if beliefs is not None and table:
             pos[ix(VOID + seat)] |= capturers(table, rules)
         pos[TABLE] = table | card_set
     pos[PLAYS] += ONE
     pos[TURN] = seat + 1 if seat + 1 < n else 0
     if pos[PLAYS] < pos[TOTAL] and pos[HAND + pos[TURN]] == ZERO:
-        deal(pos, deck, rules)
+        deal(pos, deck, rules, beliefs)
 
 
 @kernel

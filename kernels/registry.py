@@ -34,7 +34,8 @@ class Param(NamedTuple):
 
 class Builtin(NamedTuple):
     """A built-in strategy. `kind` says which batch kernel can play it
-    (simple < fast < search, see `batch.kernel_for`)."""
+    (simple < fast < search, see `batch.kernel_for`; user strategies play
+    in the fast and search ones)."""
     name: str
     id: int
     kind: str

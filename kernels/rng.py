@@ -24,12 +24,15 @@ that deals no real cards: advise's rollouts, a suggested move.
 """
 import numpy as np
 
-from ._jit import kernel
+from ._jit import kernel, spliced
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+# SipHash's rotations, as uint64 constants: literal ints would compile `_rotl` once each
+R13, R16, R17, R21, R32 = (np.uint64(b) for b in (13, 16, 17, 21, 32))
+B64 = np.uint64(64)
 DEAL = np.uint64(0x6465616C)            # "deal": the key halves that tell the streams apart
 DECIDE = np.uint64(0x64656369646521)     # "decide!"
 OBSERVE = np.uint64(0x6F627365727665)    # "observe"
@@ -45,21 +48,21 @@ def mix64(z):
 
 @kernel
 def _rotl(x, b):
-    return (x << np.uint64(b)) | (x >> np.uint64(64 - b))
+    return (x << b) | (x >> (B64 - b))
 
 
 @kernel
 def _sip_round(v0, v1, v2, v3):
     v0 += v1
-    v1 = _rotl(v1, 13) ^ v0
-    v0 = _rotl(v0, 32)
+    v1 = _rotl(v1, R13) ^ v0
+    v0 = _rotl(v0, R32)
     v2 += v3
-    v3 = _rotl(v3, 16) ^ v2
+    v3 = _rotl(v3, R16) ^ v2
     v0 += v3
-    v3 = _rotl(v3, 21) ^ v0
+    v3 = _rotl(v3, R21) ^ v0
     v2 += v1
-    v1 = _rotl(v1, 17) ^ v2
-    v2 = _rotl(v2, 32)
+    v1 = _rotl(v1, R17) ^ v2
+    v2 = _rotl(v2, R32)
     return v0, v1, v2, v3
 
 
@@ -96,14 +99,14 @@ def round_key(unit, number):
     return (np.uint64(unit) << np.uint64(20)) | (np.uint64(number) & np.uint64(0xFFFFF))
 
 
-@kernel
+@spliced
 def deal_stream(seed, unit, number, state):
     """Set `state[0]` to the start of the deal stream of round `number` of
     unit `unit` of run `seed` (see the module docstring)."""
     state[0] = sip(seed, DEAL, round_key(unit, number))
 
 
-@kernel
+@spliced
 def decide_stream(seed, unit, number, state):
     """Set `state[0]` to the start of the decide stream of round `number`
     of unit `unit` of run `seed` (see the module docstring)."""
@@ -125,14 +128,27 @@ def next_u64(state):
 
 
 @kernel
+def scaled(bits, n):
+    """64 random bits as a draw in 0..n-1 (n < 2**32): multiply-shift on the
+    high 32 bits."""
+    return np.int64(((bits >> S32) * np.uint64(n)) >> S32)
+
+
+@kernel
 def below(state, n):
-    """A draw in 0..n-1 (n < 2**32) by multiply-shift on the high 32 bits."""
-    return np.int64(((next_u64(state) >> S32) * np.uint64(n)) >> S32)
+    """A draw in 0..n-1 (n < 2**32) from the stream (`scaled`)."""
+    return scaled(next_u64(state), n)
 
 
 @kernel
 def shuffle(deck, state):
-    """Fisher-Yates, from the top: for i = 39..1 swap deck[i], deck[below(i+1)]."""
+    """Fisher-Yates, from the top: for i = 39..1 swap deck[i], deck[below(i+1)].
+    The stream's state is kept in a local for the loop (a store to `deck`
+    might be one to `state` for all the compiler knows: it would go through
+    memory at every draw)."""
+    z = state[0]
     for i in range(deck.shape[0] - 1, 0, -1):
-        j = below(state, i + 1)
+        z += GOLDEN
+        j = scaled(mix64(z), i + 1)
         deck[i], deck[j] = deck[j], deck[i]
+    state[0] = z

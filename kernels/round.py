@@ -52,7 +52,7 @@ def play_round(choose, dealer, rules, lineup, scratch, out, info):
     return True
 
 
-@kernel
+@spliced
 def end_round(pos, rules, dealer, out, info):
     """Finish a played-out round: the table to the last capturer, the sides'
     results into `out` (zeroed first) and the round's fields into `info`."""
@@ -84,7 +84,7 @@ def add_round(scores, result, n_sides):
         result[t, S_SCORE] = scores[t]
 
 
-@kernel
+@spliced
 def game_over(scores, n_sides, target):
     """Whether a game ends with these totals: someone at the target, top not tied."""
     top = strict_leader(scores, n_sides)
@@ -97,7 +97,7 @@ def next_dealer(dealer, players):
     return dealer + 1 if dealer + 1 < players else 0
 
 
-@kernel
+@spliced
 def new_deck(deck, rng):
     """The deck in a fresh random order drawn from `rng`."""
     for c in range(deck.shape[0]):
@@ -105,7 +105,7 @@ def new_deck(deck, rng):
     shuffle(deck, rng)
 
 
-@kernel
+@spliced
 def deal_deck(seed, unit, number, deck, rng):
     """The deck of round `number` of unit `unit` of run `seed`, shuffled by
     its deal stream (drawn from `rng`)."""
@@ -113,7 +113,7 @@ def deal_deck(seed, unit, number, deck, rng):
     new_deck(deck, rng)
 
 
-@kernel
+@spliced
 def deal_round(seed, unit, number, deck, rng):
     """`deal_deck`, then `rng` at the start of the round's decide stream."""
     deal_deck(seed, unit, number, deck, rng)
@@ -141,13 +141,13 @@ def play_units(choose, games, seed, first, count, rules, lineup, sides, rounds, 
     fault[F_STRATEGY] = -1
     n = rules[R_PLAYERS]
     n_sides = rules[R_SIDES]
-    row = 0
+    row = np.int64(0)            # not literal 0s: they would compile the callees twice
     for k in range(count):
         u = first + k
         dealer = u % n
         for t in range(n_sides):
             scores[t] = 0
-        number = 0
+        number = np.int64(0)
         while True:
             if row == rounds.shape[0]:
                 return -1

@@ -115,7 +115,7 @@ def self_play(seed, first, count, rules, recipe, out, scratch, roll):
                 i = choose(strategy, recipe.lineup.params[ix(seat)], seat, m, play, kit)
                 if i < 0 or i >= m:
                     return -2
-            play_at(play, rules, i)
+            play_at(play, kit, i)
     return row
 
 

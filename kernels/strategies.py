@@ -13,8 +13,8 @@ error. Three choosers with one signature (`play`: `choose(strategy, p, seat,
 n, board, kit)`), passed to the batch kernels as the strategy code
 (`round.play_units`), so that a run compiles only the strategy code it names
 (`registry.KINDS`): `choose_simple` (random, greedy) and `choose_fast` (and
-heuristic, counter, reply), both in `heuristics`, and `choose` (every
-strategy); each also plays user strategies.
+heuristic, counter, reply, and the user strategies), both in `heuristics`,
+and `choose` (every strategy).
 """
 from ._jit import outlined, spliced
 from .heuristics import choose_fast, choose_simple

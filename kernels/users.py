@@ -40,7 +40,7 @@ from numba import types
 from numba.core import cgutils
 from numba.core.extending import intrinsic
 
-from ._jit import kernel, outlined
+from ._jit import from_python, kernel, outlined
 from .registry import MAX_USERS, USER
 from .layout import MAX_MOVES, MAX_PLAYERS, N_PARAMS
 from .observe import O_SIZE, observe
@@ -90,7 +90,8 @@ def context(functions=(), params=None):
     if params is not None:
         table[:len(params)] = params
     slots = list(functions) + [no_user] * (MAX_USERS - len(functions))
-    return Users(functions=np.array([addresses(f) for f in slots], np.int64), params=table,
+    return Users(functions=np.array([addresses(from_python(f)) for f in slots], np.int64),
+                 params=table,
                  scores=np.zeros(MAX_PLAYERS, np.int64), obs=np.zeros(O_SIZE, np.int64),
                  moves=np.zeros((2, MAX_MOVES), np.int64),
                  fault=np.full(N_FAULT, -1, np.int64), row=np.zeros(N_PARAMS, np.float64))

@@ -107,8 +107,8 @@ def side_fields(rules, games: bool = False) -> list[str]:
 
 def categories(rules) -> list[tuple[str, str]]:
     """(field, title) of the summary's point categories: the points, then
-    scopas, then all points last (the tally kernel finds a round's winner
-    from its last category)."""
+    scopas, then all points last (the summary's tally finds a round's
+    winner from its last category)."""
     fields = [f for f in present(SIDE, rules, False) if f.category]
     return [(f.name, f.title) for f in sorted(fields, key=lambda f: (f.name == "points",
                                                                      f.name == "scopas"))]

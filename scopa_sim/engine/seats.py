@@ -28,6 +28,18 @@ class StrategyError(ValueError):
     """A strategy chose a move that does not exist, or raised."""
 
 
+def row_arrays(n_sides: int, rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """Arrays for `rows` rows of the kernel's results: sides int16[rows,
+    n_sides, N_SIDE] and rounds int64[rows, N_ROUND], each field stored as a
+    column (the kernel writes a round across them), so that the columns of a
+    run are views, not copies (`runner.columns`). Not zeroed: the kernel
+    writes every field of every row it plays (`round.play_units`). Give the
+    kernel two rows or more: Numba types a one-row view as contiguous, and
+    would compile the batch kernel again for it."""
+    return (np.empty((n_sides, L.N_SIDE, rows), np.int16).transpose(2, 0, 1),
+            np.empty((L.N_ROUND, rows), np.int64).T)
+
+
 class Seats:
     """The strategies at the seats (one per seat, see `strategies.seats_of`),
     packed for the kernel: ids, parameter rows, the user strategies' slots."""
@@ -37,6 +49,7 @@ class Seats:
         self.packed = packed(rules)
         self.ids, self.params, self.seats, self.users, self.nets = pack_strategies(strategies, rules)
         self.python = any(not u.jitted for u in self.users)
+        self.kind = kernels.batch.kind_for(self.ids[:rules.players])
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
         ids = self.ids.copy()          # the Python round loop's: a Python strategy's seat is PYTHON
         for seat, s in enumerate(self.seats):
@@ -59,8 +72,11 @@ class Seats:
         return kernels.users.context(*self._slots())
 
     def scratch(self):
-        """Fresh kernel scratch with this users context and these networks."""
-        return kernels.scratch(*self._slots(), nets=self.net_record())
+        """Fresh kernel scratch with this users context and these networks
+        (the search strategies' arrays only for a lineup that searches)."""
+        search = self.kind == "search"
+        return kernels.scratch(*self._slots(), nets=self.net_record() if search else None,
+                               search=search)
 
     def net_record(self):
         """The networks the seats play, as the kernel takes them (None: none)."""
@@ -103,14 +119,14 @@ class Seats:
         return rows
 
     def play_rows(self, games: bool, seed: int, first: int, count: int, piles: bool = False):
-        """`play` into arrays of its own, grown until the units fit: (sides
-        int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND], and with
-        `piles` each side's captured cards uint64[rows, n_sides], else None)."""
+        """`play` into arrays of its own (`row_arrays`), grown until the units
+        fit: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND],
+        and with `piles` each side's captured cards uint64[rows, n_sides],
+        else None)."""
         n_sides = self.rules.n_sides
-        capacity = 8 * count + 64 if games else count
+        capacity = 8 * count + 64 if games else count + 1     # never one row (`row_arrays`)
         while True:
-            sides = np.zeros((capacity, n_sides, L.N_SIDE), np.int16)
-            rounds = np.zeros((capacity, L.N_ROUND), np.int64)
+            sides, rounds = row_arrays(n_sides, capacity)
             scratch = self.scratch()
             if piles:
                 scratch = scratch._replace(taken=np.zeros((capacity, L.MAX_PLAYERS), np.uint64))
@@ -170,7 +186,7 @@ class Seats:
                     m = K.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules, scratch.cards,
                                       scratch.takes, scratch.work)
                     i = self.decide(seat, pos, deck, m, scratch, where)
-                    K.play.play_at(board, rules, np.int64(i))
+                    K.play.play_at(board, kit, np.int64(i))
                 K.round.end_round(pos, rules, dealer, result, fields)
                 K.round.keep_piles(scratch.taken, row, pos, n_sides)
                 if record is not None:

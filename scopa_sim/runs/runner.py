@@ -18,10 +18,10 @@ from ..engine import schema
 from ..engine.checks import seed_or_fresh, whole
 from ..engine.deals import for_rows
 from ..engine.rules import Rules
-from ..engine.seats import Seats
+from ..engine.seats import Seats, row_arrays
 from ..kernels import layout as L
 from . import taken
-from .executors import executor, stream
+from .executors import Threads, executor, stream
 from .plan import DEFAULT_BATCH, RunSpec
 
 
@@ -58,18 +58,26 @@ def warm_kernels() -> None:
 
 def columns(spec: RunSpec, sides: np.ndarray, rounds: np.ndarray) -> dict[str, np.ndarray]:
     """A batch's arrays as named contiguous columns, as `schema` declares them:
-    the round fields, then each side's fields (`points_0`, ...). The kernel
-    writes rows; one transpose makes the columns."""
-    by_field = np.ascontiguousarray(sides.transpose(1, 2, 0))     # [side, field, row]
-    round_fields = np.ascontiguousarray(rounds.T)
-    cols = {f.name: round_fields[L.ROUND_FIELDS.index(f.name)].astype(f.dtype, copy=False)
-            for f in schema.present(schema.ROUND, spec.rules, spec.games)}
+    the round fields, then each side's fields (`points_0`, ...): views of
+    arrays made by `seats.row_arrays` (a field a column), copies of others
+    and where the schema's type is narrower than the kernel's."""
+    round_fields = rounds.T
+    return {**{f.name: _column(round_fields[L.ROUND_FIELDS.index(f.name)], f.dtype)
+               for f in schema.present(schema.ROUND, spec.rules, spec.games)},
+            **side_columns(spec, sides)}
+
+
+def side_columns(spec: RunSpec, sides: np.ndarray) -> dict[str, np.ndarray]:
+    """Each side's fields (`points_0`, ...) of `sides` as columns (`columns`)."""
+    by_field = sides.transpose(1, 2, 0)                           # [side, field, row]
     fields = schema.present(schema.SIDE, spec.rules, spec.games)
-    for t in range(spec.rules.n_sides):
-        for f in fields:
-            cols[f"{f.name}_{t}"] = by_field[t, L.SIDE_FIELDS.index(f.name)].astype(f.dtype,
-                                                                                  copy=False)
-    return cols
+    return {f"{f.name}_{t}": _column(by_field[t, L.SIDE_FIELDS.index(f.name)], f.dtype)
+            for t in range(spec.rules.n_sides) for f in fields}
+
+
+def _column(values: np.ndarray, dtype) -> np.ndarray:
+    """`values` as a contiguous column of `dtype`: itself if it is one."""
+    return np.ascontiguousarray(values).astype(dtype, copy=False)
 
 
 def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
@@ -108,16 +116,57 @@ def simulate(rounds: int | None = None, games: int | None = None,
     spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size,
                         keep_taken=bool(taken))
     workers = whole(workers, "workers", 1, 1024)
+    with executor(workers, scheduler, setup=warm_kernels) as ex:
+        if isinstance(ex, Threads) and not spec.games and not spec.keep_taken:
+            columns = _rounds_in_place(spec, ex, progress)
+        else:
+            columns = _batches_joined(spec, ex, progress)
+    if deals:
+        columns.update(for_rows(spec.rules, spec.seed, spec.games, columns))
+    df = pd.DataFrame(columns, copy=False)
+    df.attrs["seed"] = spec.seed
+    return df
+
+
+def fill_batch(spec: RunSpec, sides: np.ndarray, fields: dict, b: int) -> int:
+    """Batch `b` of a rounds run played into its rows of the run's `sides`
+    (a row per round of the run), its round fields copied into their rows
+    of the run's columns `fields` (by name); its number of rows."""
+    first, count = spec.batch_range(b)
+    end = first + count
+    _, rounds = row_arrays(0, count + 1)       # the batch's alone: its memory is used again
+    rows = Seats(spec.rules, spec.strategies).play(False, spec.seed, first, count,
+                                                   sides[first:end + 1], rounds)
+    for name, column in fields.items():
+        column[first:end] = rounds[:count, L.ROUND_FIELDS.index(name)]
+    return rows
+
+
+def _rounds_in_place(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
+    """A rounds run on threads: every batch played straight into the run's
+    side results (`row_arrays`: their columns are views) and round columns
+    (the schema's types, narrower than the kernel's): no copy, and no more
+    new memory than the columns take (new memory costs its zeroing)."""
+    sides, _ = row_arrays(spec.rules.n_sides, spec.units + 1)     # a row to spare: a
+    # batch of one round gets two rows (`row_arrays`)
+    fields = {f.name: np.empty(spec.units, f.dtype)
+              for f in schema.present(schema.ROUND, spec.rules, spec.games)}
+
+    def done(_, rows):
+        if progress:
+            progress(rows)
+    run(fill_batch, (spec, sides, fields), range(spec.n_batches), done, scheduler=ex)
+    return {**fields, **side_columns(spec, sides[:spec.units])}
+
+
+def _batches_joined(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
+    """Any run: each batch's columns made where it runs, joined in order
+    (one copy of each column)."""
     parts = []
 
     def keep(_, cols):
         parts.append(cols)
         if progress:
             progress(len(cols["round"]))
-    run(batch_columns, (spec,), range(spec.n_batches), keep, workers, scheduler, warm_kernels)
-    columns = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-    if deals:
-        columns.update(for_rows(spec.rules, spec.seed, spec.games, columns))
-    df = pd.DataFrame(columns, copy=False)              # one copy of each column, no more
-    df.attrs["seed"] = spec.seed
-    return df
+    run(batch_columns, (spec,), range(spec.n_batches), keep, scheduler=ex)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
