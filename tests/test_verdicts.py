@@ -140,28 +140,21 @@ def test_samples_split_the_kernels_ends_by_part():
             assert (got.mine[r, j] - got.theirs[r, j]).sum() == got.margin[r, j]
 
 
-def _samples(margin) -> verdicts.Samples:
-    m = np.asarray(margin, float)
-    zeros = np.zeros((*m.shape, len(verdicts.PARTS)), np.int16)
-    return verdicts.Samples(m, zeros, zeros, np.zeros(m.shape, bool),
-                            np.zeros((*m.shape, 2), np.int16), False, 2)
-
-
 def test_a_verdict_is_best_worse_or_level_and_decided_only_when_separated():
     rng = np.random.default_rng(1)
     noise = rng.normal(0, 1, (4000, 1))
-    clear = _samples(np.hstack([noise + 1, noise, noise + rng.normal(0, 1, (4000, 1))]))
+    clear = np.hstack([noise + 1, noise, noise + rng.normal(0, 1, (4000, 1))])
     assert verdicts.verdict(clear, 0, 0.01)["verdict"] == "best"
     worse = verdicts.verdict(clear, 1, 0.01, THRESHOLDS.values())
     assert worse["verdict"] == "worse" and worse["versus"] == 0 and worse["decided"]
-    tied = _samples(np.hstack([noise, noise + rng.normal(0, 1, (4000, 1))]))
+    tied = np.hstack([noise, noise + rng.normal(0, 1, (4000, 1))])
     level = verdicts.verdict(tied, 0, 0.01)
     assert level["verdict"] == "level" and not level["decided"]
-    twins = _samples(np.hstack([noise, noise]))
+    twins = np.hstack([noise, noise])
     assert verdicts.verdict(twins, 1, 0.01) == {"verdict": "best", "versus": 0, "edge": 0.0,
                                                 "edge_low": 0.0, "edge_high": 0.0,
                                                 "decided": True}
-    near = _samples(np.hstack([noise + 0.1, noise + rng.normal(0, 0.3, (4000, 1))]))
+    near = np.hstack([noise + 0.1, noise + rng.normal(0, 0.3, (4000, 1))])
     v = verdicts.verdict(near, 1, 0.01, THRESHOLDS.values())
     assert v["verdict"] == "worse" and v["edge_low"] < -0.1 < v["edge_high"]
     assert not v["decided"]                             # 0.1 is inside its cost's interval

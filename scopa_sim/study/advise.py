@@ -360,14 +360,10 @@ def _looks(rollouts: int, batch: int) -> int:
 def _separated(over_best: np.ndarray, looks: int) -> bool:
     """Whether the best move's paired interval against every other move (not
     equal to it on every deal), at 95% split over `looks`, lies above 0
-    (`over_best[rollout, move]`: margins over the best other side)."""
+    (`over_best[rollout, move]`: margins over the best other side): the
+    best move's verdict is decided (`verdicts.verdict`)."""
     best = int(np.argmax(over_best.mean(0)))
-    diff = over_best[:, [best]] - over_best
-    rivals = (diff != 0).any(0)
-    if not rivals.any():
-        return True
-    _, low, _ = column_means(diff[:, rivals], alpha=0.05 / looks)
-    return bool((low > 0).all())
+    return verdicts.verdict(over_best, best, 0.05 / looks)["decided"]
 
 
 @functools.lru_cache(maxsize=16)
@@ -473,14 +469,14 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     m = got.margin
     margin = m.mean(0)
     best = int(np.argmax(margin))
-    cols = {"margin": verdicts.interval(got, m, 0.05),
-            "vs_best": verdicts.interval(got, m - m[:, [best]], 0.05),
+    cols = {"margin": verdicts.interval(m, 0.05, got.exact),
+            "vs_best": verdicts.interval(m - m[:, [best]], 0.05, got.exact),
             "win_round": _chances(got, (m > 0) * 1.0)}
     if score is not None:
         g = _win_game(got.points, side, score, rules, next_dealer, s)
         cols["win_game"] = _chances(got, g)
         if paired_win:
-            cols["win_vs_best"] = verdicts.interval(got, g - g[:, [best]], 0.05)
+            cols["win_vs_best"] = verdicts.interval(g - g[:, [best]], 0.05, got.exact)
     order = sorted(range(n), key=lambda j: -margin[j])            # stable: canonical on ties
     for j in order:
         take = cards_of(int(takes[j]))
@@ -522,14 +518,14 @@ def _stop(got: verdicts.Samples, looks: int, until_halfwidth, mine, marks) -> st
         return "there is one legal move"
     if mine is not None:
         return (f"the move's verdict is decided (paired 95%, split over {looks} looks)"
-                if verdicts.verdict(got, mine, 0.05 / looks, marks)["decided"] else "")
+                if verdicts.verdict(m, mine, 0.05 / looks, marks)["decided"] else "")
     return (f"the best move is separated from every other (paired 95%, split over {looks} "
             f"looks)" if _separated(m, looks) else "")
 
 
 def _verdict(got: verdicts.Samples, mine: int, alpha: float, marks, texts) -> dict:
     """`verdicts.verdict` of move `mine`, with its breakdown against versus."""
-    v = verdicts.verdict(got, mine, alpha, marks)
+    v = verdicts.verdict(got.margin, mine, alpha, marks, got.exact)
     k = v.pop("versus")
     parts, why = verdicts.breakdown(got, mine, k, alpha) if k is not None else ({}, "")
     return {**v, "versus": texts[k] if k is not None else "", "parts": parts, "why": why}

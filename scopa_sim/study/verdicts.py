@@ -76,10 +76,10 @@ def samples(scores: np.ndarray, swept: np.ndarray, side: int, margin=None) -> Sa
                    swept, scores[..., L.S_POINTS], exact, scores.shape[-2])
 
 
-def interval(s: Samples, x: np.ndarray, alpha: float):
+def interval(x: np.ndarray, alpha: float, exact: bool = False):
     """(means, lows, highs) of x's columns: paired t intervals, or the
     values themselves when exact."""
-    if s.exact:
+    if exact:
         mean = x.mean(0)
         return mean, mean, mean
     return column_means(x, alpha)
@@ -92,7 +92,7 @@ def breakdown(s: Samples, a: int, b: int, alpha: float = 0.05) -> tuple[dict, st
     words ('' when every part is below `QUIET`)."""
     d = (s.mine[:, a] - s.theirs[:, a]).astype(np.float64) \
         - (s.mine[:, b] - s.theirs[:, b])
-    means, lows, highs = interval(s, d, alpha)
+    means, lows, highs = interval(d, alpha, s.exact)
     parts = {name: (float(means[c]), float(lows[c]), float(highs[c]))
              for c, name in enumerate(PARTS) if name in ALWAYS or (d[:, c] != 0).any()}
     total = means.sum()
@@ -138,12 +138,12 @@ def _scopa_words(s: Samples, a: int, b: int, mine, theirs, other: str) -> str:
     return "; ".join(words for size, words in said if size >= abs(part) / 3) or said[0][1]
 
 
-def verdict(s: Samples, j: int, alpha: float, marks=()) -> dict:
+def verdict(m: np.ndarray, j: int, alpha: float, marks=(), exact: bool = False) -> dict:
     """Move j's verdict against the others at 1 - alpha, paired (module
-    docstring): {"verdict", "versus" (a move index, or None when every
-    other move is its twin or there is none), "edge", "edge_low",
-    "edge_high" (j minus versus), "decided"}."""
-    m = s.margin
+    docstring), from the margins m[rollout, move] (`Samples.margin`):
+    {"verdict", "versus" (a move index, or None when every other move is
+    its twin or there is none), "edge", "edge_low", "edge_high" (j minus
+    versus), "decided"}."""
     means = m.mean(0)
     rivals = [k for k in range(m.shape[1]) if k != j and (m[:, k] != m[:, j]).any()]
     if not rivals:
@@ -151,7 +151,7 @@ def verdict(s: Samples, j: int, alpha: float, marks=()) -> dict:
         return {"verdict": "best", "versus": twin, "edge": 0.0, "edge_low": 0.0,
                 "edge_high": 0.0, "decided": True}
     if means[j] >= means[rivals].max():
-        edges, lows, highs = interval(s, m[:, [j]] - m[:, rivals], alpha)
+        edges, lows, highs = interval(m[:, [j]] - m[:, rivals], alpha, exact)
         k = int(np.argmin(lows))
         separated = bool((lows > 0).all())
         out = {"verdict": "best" if separated else "level", "versus": rivals[k],
@@ -159,7 +159,7 @@ def verdict(s: Samples, j: int, alpha: float, marks=()) -> dict:
                "decided": separated}
         return out
     b = rivals[int(np.argmax(means[rivals]))]
-    edge, low, high = (float(v[0]) for v in interval(s, m[:, [j]] - m[:, [b]], alpha))
+    edge, low, high = (float(v[0]) for v in interval(m[:, [j]] - m[:, [b]], alpha, exact))
     worse = high < 0
     straddled = any(-high < t < -low for t in marks)
     return {"verdict": "worse" if worse else "level", "versus": b, "edge": edge,
