@@ -26,13 +26,14 @@ from pathlib import Path
 import numpy as np
 
 from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
-from ..engine.cards import (Move, card_name, card_with_alias, move_text, names, parse_card,
-                           parse_cards)
+from ..engine.cards import (Move, card_name, card_with_alias, mask_of, move_text, names,
+                           parse_card, parse_cards)
 from ..engine.checks import whole
 from ..engine.game import Game
 from ..engine.record_format import RecordNotes, RoundNotes, check_names, write_record
 from ..engine.rules import Rules
 from ..engine.strategies import parse_strategy
+from ..kernels.layout import COINS, SETTEBELLO
 from ..runs.parts import write_whole
 from .advise import advise_round
 
@@ -249,9 +250,9 @@ class Table:
 
 def captures(pile: list[int], scopas: int) -> str:
     """A side's captures so far: `12 cards, 4 coins, settebello, 1 scopa`."""
-    coins = sum(c < 10 for c in pile)
+    coins = bin(mask_of(pile) & int(COINS)).count("1")
     return (f"{plural(len(pile), 'card')}, {plural(coins, 'coin')}"
-            + (", settebello" if 6 in pile else "") + f", {plural(scopas, 'scopa')}")
+            + (", settebello" if SETTEBELLO in pile else "") + f", {plural(scopas, 'scopa')}")
 
 
 def plural(k: int, what: str) -> str:
