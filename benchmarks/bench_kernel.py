@@ -77,7 +77,7 @@ def start_up(repeat: int, skip_cold: bool):
         def out():                                  # a new run folder each time
             return os.path.join(tmp, f"run-{next(runs)}")
 
-        print(f"scopa-sim --help:                      "
+        print(f"scopa-sim --help:                          "
               f"{median_of(repeat, lambda: seconds(['--help']))}")
         if not skip_cold:
             for strategies, label in COLD:
@@ -85,11 +85,11 @@ def start_up(repeat: int, skip_cold: bool):
                     with tempfile.TemporaryDirectory() as cache:
                         return seconds(simulate_args(strategies, out()),
                                        {"NUMBA_CACHE_DIR": cache})
-                print(f"cold start {label + ' (empty cache):':<28}{median_of(repeat, cold)}")
+                print(f"cold start {label + ' (empty cache):':<32}{median_of(repeat, cold)}")
         env = {"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}
         seconds(simulate_args("random,greedy", out()), env)           # fill the cache
         warm = median_of(repeat, lambda: seconds(simulate_args("random,greedy", out()), env))
-        print(f"warm start random/greedy:              {warm}")
+        print(f"warm start random/greedy:                  {warm}")
 
 
 def one_core():
