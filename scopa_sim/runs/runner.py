@@ -147,8 +147,8 @@ def _rounds_in_place(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
     side results (`row_arrays`: their columns are views) and round columns
     (the schema's types, narrower than the kernel's): no copy, and no more
     new memory than the columns take (new memory costs its zeroing)."""
-    sides, _ = row_arrays(spec.rules.n_sides, spec.units + 1)     # a row to spare: a
-    # batch of one round gets two rows (`row_arrays`)
+    sides, _ = row_arrays(spec.rules.n_sides, spec.units + 1)     # a row to spare, so a
+                                                  # batch of one round gets two (`row_arrays`)
     fields = {f.name: np.empty(spec.units, f.dtype)
               for f in schema.present(schema.ROUND, spec.rules, spec.games)}
 
