@@ -171,10 +171,10 @@ def throughput(rounds: int, passes: int):
     runner plays them) against the C twin, a pass of each in turn, then the
     kernel against `simulate()` (one worker: the kernel and the DataFrame)
     the same way: the medians of rounds/s of CPU time (wall time beside).
-    Each comparison alternates its own two: after another process has run,
-    the first touch of the new memory a DataFrame takes costs this machine's
-    system several times more (0.15 s a million rounds against 0.01 s), which
-    says nothing of simulate() itself."""
+    Each comparison alternates its own two, so that neither pass of it runs
+    right after the other process (which can make the system's first touch
+    of the DataFrame's new memory dearer: a cost of the machine, not of
+    simulate())."""
     import scopa_sim
     from scopa_sim.runs.plan import RunSpec
     from scopa_sim.runs.runner import run_batch
