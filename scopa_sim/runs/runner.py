@@ -187,4 +187,6 @@ def _batches_joined(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
         if progress:
             progress(len(cols["round"]))
     run(batch_columns, (spec,), range(spec.n_batches), keep, scheduler=ex)
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    rows = sum(len(p["round"]) for p in parts)
+    return {k: np.concatenate([p[k] for p in parts], out=_new_memory((rows,), parts[0][k].dtype))
+            for k in parts[0]}
