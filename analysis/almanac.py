@@ -75,18 +75,18 @@ def points(run) -> dict:
     total_scopas = np.zeros(2, np.float64)                 # sum, sum of squares
     joint = np.zeros((players, MAX_POINTS, MAX_POINTS), np.int64) if n == 2 else None
     for _, df in run.batches(columns=cols):
-        dealer = df["dealer"].to_numpy().astype(np.int64)
+        dealer = df["dealer"].astype(np.int64)
         rs = _role_sides(rules, dealer)                  # rows x n: side of each role
         r = np.arange(len(dealer))
-        pts = np.stack([df[f"points_{t}"].to_numpy().astype(np.int64) for t in range(n)], 1)
-        sc = np.stack([df[f"scopas_{t}"].to_numpy().astype(np.int64) for t in range(n)], 1)
+        pts = np.stack([df[f"points_{t}"].astype(np.int64) for t in range(n)], 1)
+        sc = np.stack([df[f"scopas_{t}"].astype(np.int64) for t in range(n)], 1)
         by_role = pts[r[:, None], rs]
         for k in range(n):
             hist[k] += np.bincount(np.clip(by_role[:, k], 0, MAX_POINTS - 1), minlength=MAX_POINTS)
             scopas[k].add(sc[r, rs[:, k]])
         cat_points = np.zeros((len(dealer), n), np.int64)
         for j, c in enumerate(cats):
-            v = np.stack([df[f"{c}_{t}"].to_numpy().astype(np.int64) for t in range(n)], 1)
+            v = np.stack([df[f"{c}_{t}"].astype(np.int64) for t in range(n)], 1)
             cat_points += v
             got = v[r[:, None], rs] > 0
             won[j, :n] += got.sum(0)

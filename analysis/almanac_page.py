@@ -11,6 +11,7 @@ import numpy as np
 
 from ..engine.cards import card_name
 from .charts import SIDE_COLOURS, _figure, draw, save
+from .review_page import interval
 from .stats import wilson
 
 DOCUMENT = "ALMANAC.md"
@@ -295,9 +296,11 @@ def _advice_md(data, out, made) -> list[str]:
 
 
 def _short(text: str) -> str:
-    """A maxims strategy text with its path from the source tree."""
-    i = text.find("docs/examples/maxims/")
-    return text[i:] if i >= 0 else text
+    """A maxims strategy text with the path of its copy in the source tree
+    (the package's own, `scopa_sim/data/maxims.py`, is where it is installed)."""
+    path, sep, rest = text.partition(":maxims:")
+    known = path.endswith(("scopa_sim/data/maxims.py", "docs/examples/maxims/base.py"))
+    return f"docs/examples/maxims/base.py{sep}{rest}" if sep and known else text
 
 
 def _claims_md(data, made) -> list[str]:
@@ -335,8 +338,7 @@ def _review_md(data, made) -> list[str]:
             rows.append([p["who"], p["play"], p["verdict"], "not found in the record", "—",
                          "—"])
             continue
-        edge = (f"{p['edge']:+.2f}" if p["edge_low"] == p["edge_high"] else
-                f"{p['edge']:+.2f} [{p['edge_low']:+.2f}, {p['edge_high']:+.2f}]")
+        edge = interval(p["edge"], p["edge_low"], p["edge_high"], "+.2f")
         said = p["label"] or p["judged"]
         rows.append([p["who"], p["play"], f"{p['verdict']}: \"{p['words']}\"",
                      f"{said} against {p['versus']}: {edge}"

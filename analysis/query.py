@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from ..engine import deals
 from ..runs import taken
@@ -23,13 +22,14 @@ from . import expr as expression
 from .stats import Moments, strict_leader, wilson
 
 TABLES = ("rounds", "games")
+Columns = dict[str, np.ndarray]         # a batch's rows, column by column (`Run.batch_arrays`)
 
 
 @dataclass(frozen=True)
 class Derived:
     """A column computed from stored ones: what it needs and what it means."""
     needs: Callable[[Run], list[str]]
-    compute: Callable[[Run, pd.DataFrame, int], pd.Series]     # (run, rows, batch)
+    compute: Callable[[Run, Columns, int], np.ndarray]     # (run, rows, batch)
     doc: str
     games_only: bool = False
 
@@ -38,28 +38,35 @@ def _points(run: Run) -> list[str]:
     return [f"points_{t}" for t in range(run.spec.rules.n_sides)]
 
 
-def _side_of(run: Run, seats: pd.Series, shift: int = 0) -> np.ndarray:
+def _side_of(run: Run, seats: np.ndarray, shift: int = 0) -> np.ndarray:
     r = run.spec.rules
-    return np.asarray(r.teams, np.int8)[(seats.to_numpy().astype(np.int64) + shift) % r.players]
+    return np.asarray(r.teams, np.int8)[(seats.astype(np.int64) + shift) % r.players]
 
 
-def _game_winner(run: Run, df: pd.DataFrame, b: int) -> pd.Series:
-    games = run.read_batch(b, "games", columns=["game", "winner"])      # the batch's games
-    return df["game"].map(pd.Series(games["winner"].to_numpy(), index=games["game"])).astype(np.int8)
+def _game_winner(run: Run, df: Columns, b: int) -> np.ndarray:
+    games = run.batch_arrays(b, "games", columns=["game", "winner"])    # the batch's games
+    order = np.argsort(games["game"], kind="stable")
+    at = order[np.searchsorted(games["game"], df["game"], sorter=order)]
+    return games["winner"][at].astype(np.int8)
 
 
-def _others_best(df: pd.DataFrame, cols: list[str]) -> np.ndarray:
-    return df[cols[1:]].to_numpy().max(1)
+def _stack(df: Columns, cols: list[str]) -> np.ndarray:
+    """rows x columns, of their common type."""
+    return np.stack([df[c] for c in cols], 1)
+
+
+def _others_best(df: Columns, cols: list[str]) -> np.ndarray:
+    return _stack(df, cols[1:]).max(1)
 
 
 ROUND_DERIVED: dict[str, Derived] = {
-    "winner": Derived(_points, lambda run, df, b: strict_leader(df[_points(run)].to_numpy()),
+    "winner": Derived(_points, lambda run, df, b: strict_leader(_stack(df, _points(run))),
                       "side with the most points in the round; -1 on a tie at the top"),
     "margin": Derived(_points, lambda run, df, b: df[_points(run)[0]].astype(np.int64)
                       - _others_best(df, _points(run)),
                       "points_0 minus the best other side's points (two sides: points_0 - points_1)"),
-    "total_points": Derived(_points, lambda run, df, b: df[_points(run)].astype(np.int64).sum(1),
-                            "all sides' round points together"),
+    "total_points": Derived(_points, lambda run, df, b: _stack(df, _points(run)).astype(np.int64)
+                            .sum(1), "all sides' round points together"),
     "dealer_side": Derived(lambda run: ["dealer"], lambda run, df, b: _side_of(run, df["dealer"]),
                            "side of the seat that dealt"),
     "leader": Derived(lambda run: ["dealer"],
@@ -143,7 +150,7 @@ def _columns(run: Run, exprs: list[str], table: str) -> tuple[list[str], list[st
     return [c for c in stored if c in want] or [stored[0]], sorted(names & set(derived))
 
 
-def batches(run: Run, exprs: list[str], table: str = "rounds") -> Iterator[pd.DataFrame]:
+def batches(run: Run, exprs: list[str], table: str = "rounds") -> Iterator[Columns]:
     """Batch by batch, the columns the expressions use (stored and derived),
     and no others: memory holds one batch, whatever the size of the run."""
     read, compute = _columns(run, exprs, table)
@@ -156,13 +163,13 @@ def batches(run: Run, exprs: list[str], table: str = "rounds") -> Iterator[pd.Da
     if replayed:
         taken.check_replayable(run.root, run.stored)
     for b in run.done_batches():
-        df = run.read_batch(b, table, columns=read)
+        df = run.batch_arrays(b, table, columns=read)
         if replayed:
             cols = taken.replay(run, b, df)
             for n in replayed:
                 df[n] = cols[n]
         if dealt:
-            cols = deals.for_rows(run.spec.rules, run.spec.seed, run.spec.games, df)
+            cols = deals.for_run(run, df)
             for n in dealt:
                 df[n] = cols[n]
         for n in compute:
@@ -171,14 +178,20 @@ def batches(run: Run, exprs: list[str], table: str = "rounds") -> Iterator[pd.Da
         yield df
 
 
-def load(run: Run, exprs: list[str], table: str = "rounds") -> pd.DataFrame:
-    """All the columns the expressions use, in one DataFrame (see `batches`)."""
-    return pd.concat(batches(run, exprs, table), ignore_index=True)
+def load(run: Run, exprs: list[str], table: str = "rounds"):
+    """All the columns the expressions use, in one pandas DataFrame (see
+    `batches`)."""
+    import pandas as pd
+    return pd.concat(map(pd.DataFrame, batches(run, exprs, table)), ignore_index=True)
 
 
-def _evaluate(df: pd.DataFrame, expr: str) -> np.ndarray:
+def _rows(df: Columns) -> int:
+    return len(next(iter(df.values())))
+
+
+def _evaluate(df: Columns, expr: str) -> np.ndarray:
     """One value per row of `df`: bool, int64, float64 or text."""
-    return expression.evaluate(expr, {c: df[c].to_numpy() for c in df.columns}, len(df))
+    return expression.evaluate(expr, df, _rows(df))
 
 
 def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -> dict:
@@ -190,13 +203,13 @@ def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -
     exprs = [event] + ([given] if given else [])
     rows, kind, k, moments = 0, None, 0, Moments()
     for df in batches(run, exprs, table):
-        rows += len(df)
+        rows += _rows(df)
         if given:
             cond = _evaluate(df, given)
             if cond.dtype != bool:
                 raise ValueError(f"condition {given!r} is not true or false per row "
                                  f"(write a comparison, e.g. \"settebello_0 == 1\")")
-            df = df[cond]
+            df = {c: v[cond] for c, v in df.items()}
         value = _evaluate(df, event)
         this = "probability" if value.dtype == bool else "mean" if value.dtype.kind in "if" else None
         if this is None:

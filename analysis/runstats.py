@@ -47,12 +47,12 @@ class RunTally:
 
     def add(self, df) -> None:
         self.tally.add(df)
-        pts = np.stack([df[f"points_{t}"].to_numpy().astype(np.int64)
+        pts = np.stack([df[f"points_{t}"].astype(np.int64)
                         for t in range(self.n_sides)], 1)
-        dealer = df["dealer"].to_numpy().astype(np.int64)
+        dealer = df["dealer"].astype(np.int64)
         if self.n_sides == 2:
             self.joint += round_counts(dealer, pts[:, 0], pts[:, 1], self.players)
-        sc = sum(df[f"scopas_{t}"].to_numpy().astype(np.int64) for t in range(self.n_sides))
+        sc = sum(df[f"scopas_{t}"].astype(np.int64) for t in range(self.n_sides))
         self.scopas += np.bincount(np.clip(sc, 0, MAX_POINTS - 1), minlength=MAX_POINTS)
         ds, ls = self.teams[dealer], self.teams[(dealer + 1) % self.players]
         rows = np.arange(len(dealer))
@@ -103,7 +103,8 @@ def run_stats(run: Run, bootstrap: int = 200, progress=None, values: bool = True
     out["scopas_per_round"] = {str(k): int(t.scopas[k]) for k in range(last + 1)}
     out["convergence"] = [{"rounds": m, "rate": k / m, "low": wilson(k, m).low,
                            "high": wilson(k, m).high} for m, k in t.curve]
-    g = run.read("games", columns=["rounds", "winner", "first_dealer"]) if spec.games else None
+    g = (run.read_arrays("games", columns=["rounds", "winner", "first_dealer"]) if spec.games
+         else None)
     if n == 2:
         margin = {}
         points = t.joint.sum(0)                          # rounds by (points_0, points_1)
@@ -112,16 +113,16 @@ def run_stats(run: Run, bootstrap: int = 200, progress=None, values: bool = True
         out["margin_counts"] = {str(k): margin[k] for k in sorted(margin)}
         out["match_exact"] = _exact(run, t, bootstrap, g)
     if spec.games:
-        rounds = g["rounds"].to_numpy().astype(np.int64)
+        rounds = g["rounds"].astype(np.int64)
         counts = np.bincount(rounds)
         out["rounds_per_game"] = {
             "mean": mean_from_sums(rounds.sum(), (rounds ** 2).sum(), len(rounds)).as_dict(),
             "quantiles": {q: float(np.quantile(rounds, float(q))) for q in
                           ("0.05", "0.25", "0.5", "0.75", "0.95")},
             "counts": {str(k): int(c) for k, c in enumerate(counts) if c}}
-        first_side = t.teams[g["first_dealer"].to_numpy().astype(np.int64)]
+        first_side = t.teams[g["first_dealer"].astype(np.int64)]
         out["dealer"]["first_dealer_game_win"] = wilson(
-            int((g["winner"].to_numpy() == first_side).sum()), len(g)).as_dict()
+            int((g["winner"] == first_side).sum()), len(rounds)).as_dict()
     if values and deals.dealt_again(run.manifest):
         out["values"] = card_values(run)
     m = run.manifest
@@ -146,7 +147,7 @@ def _exact(run: Run, t: RunTally, bootstrap: int, games) -> dict:
         return out
     weights = None
     if games is not None:
-        first = games["first_dealer"].to_numpy()
+        first = games["first_dealer"]
         weights = np.bincount(first.astype(np.int64), minlength=spec.rules.players)
     p, low, high = bootstrap_match_probability(trimmed(t.joint), spec.rules.target, weights,
                                                replicates=bootstrap)

@@ -1,15 +1,22 @@
 """Statistics with their uncertainty: every rate comes with n and an interval.
-Every interval the package shows is computed here."""
+Every interval the package shows is computed here.
+
+The Wilson and Student t intervals are statsmodels' (`proportion_confint`,
+`DescrStatsW.tconfint_mean`) written out step for step, to the same bits
+(tests/test_analysis.py checks them against statsmodels): importing
+statsmodels takes a second, which a question over a small run should not
+wait for. The t quantile is scipy.special's `stdtrit` (what `scipy.stats.t`
+calls), imported where a t interval is asked for.
+"""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
 import numpy as np
-from statsmodels.stats.proportion import proportion_confint
-from statsmodels.stats.weightstats import DescrStatsW
 
 Z95 = 1.959963984540054
+WILSON_Z = np.float64(1.9599639845400545)      # scipy.stats.norm.isf(0.025), statsmodels' own
 
 
 @dataclass(frozen=True)
@@ -28,12 +35,24 @@ class Rate:
         return {"rate": self.value, "k": self.k, "n": self.n, "low": self.low, "high": self.high}
 
 
-def wilson(k: int, n: int, alpha: float = 0.05) -> Rate:
-    """The Wilson score interval for k of n (statsmodels)."""
+def wilson(k: int, n: int) -> Rate:
+    """The 95% Wilson score interval for k of n."""
     if n == 0:
         return Rate(0, 0, float("nan"), float("nan"))
-    low, high = proportion_confint(int(k), int(n), alpha=alpha, method="wilson")
+    low, high = wilson_ends(int(k), int(n))
     return Rate(int(k), int(n), float(low), float(high))
+
+
+def wilson_ends(k, n) -> tuple[np.ndarray, np.ndarray]:
+    """The ends of the 95% Wilson score intervals of k successes in n trials
+    (numbers or arrays; n > 0, below 2**53) as statsmodels'
+    `proportion_confint(k, n, method="wilson")` computes them."""
+    k, n = np.asarray(k), np.asarray(n, np.float64)
+    q, z2 = k / n, WILSON_Z ** 2
+    denom = 1 + z2 / n
+    center = (q + z2 / (2 * n)) / denom
+    half = WILSON_Z * np.sqrt(q * (1.0 - q) / n + z2 / (4.0 * (n * n))) / denom
+    return np.clip(center - half, 0, 1), np.clip(center + half, 0, 1)
 
 
 @dataclass(frozen=True)
@@ -115,10 +134,16 @@ def rate_difference(k1: int, k2: int, n: int) -> dict:
 
 def column_means(x, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The column means of x[row, column] (e.g. rollout, move) with their
-    1 - alpha Student t intervals (statsmodels): (means, lows, highs)."""
-    d = DescrStatsW(np.asarray(x, np.float64))
-    low, high = d.tconfint_mean(alpha=alpha)
-    return d.mean, np.asarray(low), np.asarray(high)
+    1 - alpha Student t intervals, as statsmodels' `DescrStatsW(x)
+    .tconfint_mean(alpha)` computes them: (means, lows, highs)."""
+    from scipy.special import stdtrit     # the t quantile: far lighter than scipy.stats
+    x = np.asarray(x, np.float64)
+    ones = np.ones(x.shape[0])
+    n = ones.sum(0)
+    mean = np.dot(x.T, ones) / n
+    sem = np.sqrt(np.dot(((x - mean) ** 2).T, ones) / n) / np.sqrt(n - 1)
+    t = stdtrit(n - 1, 1 - alpha / 2.0)
+    return mean, np.asarray(mean - t * sem), np.asarray(mean + t * sem)
 
 
 def column_chances(x) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -127,8 +152,8 @@ def column_chances(x) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Student t (`column_means`)."""
     if np.isin(x, (0.0, 1.0)).all():
         wins = x.sum(0)
-        low, high = proportion_confint(wins, len(x), alpha=0.05, method="wilson")
-        return wins / len(x), np.asarray(low), np.asarray(high)
+        low, high = wilson_ends(wins, len(x))
+        return wins / len(x), low, high
     return column_means(x)
 
 

@@ -38,7 +38,7 @@ def _bits(masks: np.ndarray) -> np.ndarray:
 
 def _sides(run: Run, df) -> tuple[np.ndarray, np.ndarray]:
     """Each side's round margin (rows x sides) and win edge (+1, -1, 0)."""
-    points = np.stack([df[f"points_{t}"].to_numpy().astype(np.int64)
+    points = np.stack([df[f"points_{t}"].astype(np.int64)
                        for t in range(run.spec.rules.n_sides)], 1)
     margins = np.empty_like(points)
     for t in range(points.shape[1]):
@@ -53,7 +53,7 @@ def _hands(run: Run, columns: list[str]):
     """Batch by batch: the rows (`columns`) and every seat's first hand."""
     spec = run.spec
     for b, df in run.batches(columns=deals.keys(spec.games) + columns):
-        dealt = deals.for_rows(spec.rules, spec.seed, spec.games, df)
+        dealt = deals.for_run(run, df)
         yield b, df, [dealt[f"hand_{s}"] for s in range(spec.rules.players)]
 
 
@@ -88,10 +88,10 @@ def card_values(run: Run, progress=None, by: str = "hand") -> dict:
     for b, df, hands in (_hands if by == "hand" else _taken)(
             run, [f"points_{t}" for t in range(rules.n_sides)]):
         margins, edges = _sides(run, df)
-        rows += len(df)
+        rows += len(margins)
         for s, hand in enumerate(hands):
             t = rules.teams[s] if by == "hand" else s
-            for lo in range(0, len(df), CHUNK):
+            for lo in range(0, len(margins), CHUNK):
                 m, e = margins[lo:lo + CHUNK, t], edges[lo:lo + CHUNK, t]
                 terms = np.stack([np.ones_like(m), m, m * m, e, e * e]).astype(np.float64)
                 sums += terms @ _bits(hand[lo:lo + CHUNK])

@@ -1,7 +1,9 @@
 """Hashes of what the commands output for fixed seeds, for checking that a
 change of structure changes no result: simulate (rounds and games, three
 presets: the Parquet parts' bytes), compare, tournament, odds, advise and review
-(their JSON, the run's path and timings left out).
+(their JSON, the run's path and timings left out), and the reading commands
+over the runs: ask (JSON and table), report (JSON) and values (JSON and table),
+the run's folder written RUN.
 
     .venv/bin/python scripts/output_hashes.py > before.txt
     ... change the code ...
@@ -40,7 +42,15 @@ RUNS = {
     "scopa-3-rounds": ["--rules", "scopa-3", "--rounds", "5000",
                        "--strategies", "pimc:samples=4,greedy,counter"],
 }
-VOLATILE = {"run", "seconds", "elapsed", "elapsed_seconds", "rounds_per_second"}
+READS = {                         # over each run; "table": the table output too
+    "ask": (["ask", "RUN", "winner == 0", "--given", "settebello_0 == 1"], True),
+    "ask-mean": (["ask", "RUN", "margin"], True),
+    "ask-deal": (["ask", "RUN", "count(hand_0 & sevens) >= 2"], True),
+    "ask-taken": (["ask", "RUN", "winner == 0", "--given", "count(taken_0 & sevens) >= 3"], False),
+    "report": (["report", "RUN"], False),
+    "values": (["values", "RUN"], True),
+}
+VOLATILE = {"run", "seconds", "elapsed", "elapsed_seconds", "rounds_per_second", "created"}
 
 
 def _stable(x):
@@ -49,6 +59,16 @@ def _stable(x):
     if isinstance(x, list):
         return [_stable(v) for v in x]
     return x
+
+
+def _hash(args: list[str], folder: str | None = None) -> str:
+    """The hash of a command's output: its JSON (stable keys), or with
+    `folder` its text with that folder written RUN."""
+    out = subprocess.run([*CLI, *args, *(["--quiet"] * (args[0] != "ask"))], check=True,
+                         capture_output=True, text=True).stdout
+    data = (out.replace(folder, "RUN") if folder else
+            json.dumps(_stable(json.loads(out)), sort_keys=True))
+    return hashlib.sha256(data.encode()).hexdigest()[:16]
 
 
 def main():
@@ -61,11 +81,12 @@ def main():
             for part in sorted(out.glob("*/part-*.parquet")):
                 h.update(part.relative_to(out).as_posix().encode() + part.read_bytes())
             print(f"simulate {name:16} {h.hexdigest()[:16]}")
+            for read, (args, table) in READS.items():
+                args = [str(out) if a == "RUN" else a for a in args]
+                print(f"{read:8} {name:16} {_hash(args + ['--format', 'json'])}"
+                      + (f" {_hash(args, str(out))}" if table else ""))
     for name, args in JSON_COMMANDS.items():
-        done = subprocess.run([*CLI, *args, "--format", "json", "--quiet"], check=True,
-                              capture_output=True, text=True)
-        data = json.dumps(_stable(json.loads(done.stdout)), sort_keys=True)
-        print(f"{name:25} {hashlib.sha256(data.encode()).hexdigest()[:16]}")
+        print(f"{name:25} {_hash([*args, '--format', 'json'])}")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ step "net";      "$sim" simulate --rounds 200 --strategies net,endgame --seed 1 
 step "ask";      "$sim" ask runs/rg "winner == 0" > /dev/null
 example="$("$work/venv/bin/python" -c 'from scopa_sim import data; print(data.path("seed-003.scopa"))')"
 case "$example" in "$here"/*) echo "wheel check: the example is read from the clone" >&2; exit 1;; esac
-step "review";   "$sim" review "$example" --quick --rollouts 200 --seed 1 --quiet > /dev/null
+step "review";   "$sim" review "$example" --rollouts 200 --seed 1 --quiet > /dev/null
 step "almanac";  "$sim" almanac --quick --out almanac --seed 1 --quiet > /dev/null
 test -s almanac/ALMANAC.md
 step "passed"

@@ -73,6 +73,28 @@ def test_column_intervals_t_and_wilson():
     assert all(math.isnan(v) for v in mean_t_interval(np.array([])))
 
 
+def test_the_intervals_are_statsmodels_to_the_bit():
+    """Wilson and Student t written out (statsmodels takes a second to
+    import) give statsmodels' numbers, every bit: the same printed results."""
+    from statsmodels.stats.proportion import proportion_confint
+    from statsmodels.stats.weightstats import DescrStatsW
+    rng = np.random.default_rng(7)
+    ns = [1, 2, 3, 10, 999, 1000, 12_345, 10**6, 3 * 10**9 - 1]
+    for n in ns + [int(v) for v in rng.integers(1, 10**8, 40)]:
+        for k in {0, 1, n // 3, n // 2, n - 1, n, int(rng.integers(0, n + 1))}:
+            w = wilson(k, n)
+            assert (w.low, w.high) == proportion_confint(k, n, method="wilson"), (k, n)
+    for rows, cols in ((2, 3), (7, 1), (40, 5), (2000, 4)):
+        x = rng.normal(size=(rows, cols)) * 10.0 ** rng.integers(-3, 4)
+        chances = rng.integers(0, 2, size=(rows, cols)).astype(np.float64)
+        for alpha in (0.05, 0.05 / 7):
+            d = DescrStatsW(x)
+            np.testing.assert_array_equal(column_means(x, alpha),
+                                          (d.mean, *d.tconfint_mean(alpha=alpha)))
+        np.testing.assert_array_equal(column_chances(chances)[1:], proportion_confint(
+            chances.sum(0), rows, method="wilson"))
+
+
 def test_a_mean_of_costs_has_an_interval_that_stays_at_or_above_0():
     """The review's mean cost: a few zeros and one big cost, whose t interval
     reaches below 0; the bootstrap's stays in the costs' range, the same for

@@ -56,6 +56,23 @@ def test_the_deal_columns_are_the_cards_the_kernel_played(preset, games):
         unit += 1
 
 
+@pytest.mark.parametrize("preset", sorted(scopa_sim.PRESETS))
+def test_numpy_deals_the_kernels_cards(preset):
+    """`engine.decks` (numpy, for small runs: no Numba to load) deals every
+    row as the kernel does: units, rounds within games and seeds far apart."""
+    rules = scopa_sim.Rules.resolve(preset)
+    rng = np.random.default_rng(len(preset))
+    units = np.concatenate([np.arange(500), rng.integers(0, 2**44, 500)])
+    numbers = np.concatenate([np.zeros(500, np.int64), rng.integers(0, 40, 500)])
+    for seed in (0, 11, 2**64 - 1, int(rng.integers(0, 2**63))):
+        for of in (None, numbers):
+            ours = deals.deal_columns(rules, seed, units, of, kernel=False)
+            theirs = deals.deal_columns(rules, seed, units, of)
+            assert ours.keys() == theirs.keys()
+            for name in ours:
+                np.testing.assert_array_equal(ours[name], theirs[name], err_msg=name)
+
+
 @pytest.mark.parametrize("preset", ["scopa", "scopa-4", "scopone-scientifico"])
 def test_the_deal_columns_are_the_cards_of_trace_round_and_trace_game(preset):
     rules = scopa_sim.Rules.resolve(preset)

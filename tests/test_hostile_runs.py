@@ -70,7 +70,7 @@ def forge(root: Path, **changes) -> None:
         table = pq.read_table(path)
         for name in set(table.column_names) & set(labels):
             i = table.schema.get_field_index(name)
-            table = table.set_column(i, name, _labels([labels[name]], table.num_rows))
+            table = table.set_column(i, name, _labels(labels[name], table.num_rows))
         path.write_bytes(encode(table, meta))
         if "part_sha256" in m:
             m["part_sha256"][path.relative_to(root).as_posix()] = sha(path.read_bytes())
@@ -317,7 +317,7 @@ MALFORMED = {   # (change to part 1, ask event that reads it, words of the error
                      "dealer == 0", ["column dealer holds -1, not 0..1"]),
     "a negative count": (column("points_1", lambda c: pa.array(np.full(len(c), -3, np.int16))),
                          "points_1 > 1", ["column points_1 holds -3"]),
-    "another label": (column("strategy_1", lambda c: _labels(["spimc"], len(c))),
+    "another label": (column("strategy_1", lambda c: _labels("spimc", len(c))),
                       "strategy_1 == 'greedy'", ["column strategy_1 holds 'spimc'"]),
     "fewer rows": (lambda t: t.slice(0, 10), "points_0 > 1", ["10 rows", "1,000"]),
     "not Parquet": (None, "points_0 > 1", ["not a readable part"]),

@@ -141,7 +141,7 @@ def test_a_damaged_cache_file_of_a_strategy_is_dropped_and_compiled_again(tmp_pa
     strategy still loads and plays (scopa_sim.engine.user._clear_user_cache)."""
     shutil.copy(GREEDY_JIT, tmp_path / "g.py")
     assert in_python(rounds_played(tmp_path / "g.py"), tmp_path) == "20"
-    indexes = list(user.USER_CACHE.glob(f"checked/{tmp_path.name}_*/g.*.nbi"))
+    indexes = list(user.user_cache().glob(f"checked/{tmp_path.name}_*/g.*.nbi"))
     assert indexes
     for index in indexes:
         index.write_bytes(index.read_bytes()[:20])

@@ -55,7 +55,7 @@ def test_letting_a_scopa_go_is_a_blunder():
     game.play(*trail)
     game = parse_record(game.record())               # as a record, read back
     seat = rnd.turn
-    df = review(game, seats=[seat], seed=1, workers=2, check=False)
+    df = review(game, seats=[seat], seed=1, workers=2, rollouts=8000)
     last = df.iloc[-1]
     assert last.played == move_text(*trail)
     assert last.label == "blunder" and last.cost_low > 0, last.to_dict()
@@ -108,7 +108,7 @@ def test_with_nothing_hidden_the_cost_is_the_exact_minimax_difference(seed):
         move = rng.choice(r.legal_moves())
         exact[len(r.moves) + 1] = max(ref.values()) - ref[move_text(*move)]   # from 1
         game.play(*move)
-    df = review(game, seed=1)
+    df = review(game, seed=1, rollouts=2000)          # the plays before: not looked at
     last = df[df.play.isin(list(exact))]
     for row in last.itertuples():
         if row.level == "forced":

@@ -52,7 +52,7 @@ if _LOADING:
 
 import click  # noqa: E402
 
-from ..runs.executors import INTERRUPT, TERMINATED  # noqa: E402
+from ..runs.signals import INTERRUPT, TERMINATED  # noqa: E402
 from .options import Interrupted, flush_results, guard_output  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def _on_interrupt(signum, frame):
     """Ctrl-C: KeyboardInterrupt. But while Numba compiles in this thread the
     signal is often handled inside one of LLVM's callbacks, where ctypes
     would print the exception and drop it: there it is only noted
-    (`executors.INTERRUPT`), and raised where the work next waits for a batch."""
+    (`signals.INTERRUPT`), and raised where the work next waits for a batch."""
     if frame is not None and "llvmlite" in frame.f_code.co_filename:
         INTERRUPT.set()
         return

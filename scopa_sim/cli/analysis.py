@@ -167,7 +167,6 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
       scopa-sim report runs/games --out report.html --format json
     """
     # imported when the command runs: help and listings stay light
-    from ..analysis.report import report_files, write_report
     from ..analysis.views import report_view
     if out_file is not None and out_file.suffix.lower() not in (".md", ".html", ".htm"):
         raise click.BadParameter(f"{str(out_file)!r} must end in .md or .html",
@@ -177,7 +176,8 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
         check_writable(out_file)
     run = _open(run_dir)
     if out_file is not None:
-        # imported when the command runs: help and listings stay light
+        # with the report's charts (matplotlib): only to write one
+        from ..analysis.report import report_files, write_report
         from ..engine.deals import dealt_again
         new_files(report_files(out_file, run.spec, dealt_again(run.manifest)), overwrite)
     st = _stats(run, quiet, bootstrap)

@@ -50,13 +50,12 @@ def record(source, game, round_, names, strategy_files, out, overwrite, fmt=None
     """
     # imported when the command runs: help and listings stay light
     from ..engine.records import read_record
-    from ..runs.export import from_run
-    from ..runs.parts import write_whole
     if out is not None:
         outside_runs(out)
         new_files([out], overwrite)
     seat_names = [n.strip() for n in names.split(",")] if names else None
     if source.is_dir():
+        from ..runs.export import from_run         # the store (pyarrow): only for a run
         played = from_run(source, game, round_, strategy_files)
     else:
         if game is not None or round_ is not None or strategy_files:
@@ -70,6 +69,7 @@ def record(source, game, round_, names, strategy_files, out, overwrite, fmt=None
     if out is None:
         click.echo(text, nl=False, file=results())
     else:
+        from ..runs.parts import write_whole
         write_whole(text.encode(), out)
         note(f"wrote {out}")
 

@@ -165,7 +165,7 @@ def _saved(spec, run) -> str:
 def _raise_interrupt(signum, frame):
     """SIGTERM while batches run (also in Python, outside the program)."""
     # imported when the command runs: help and listings stay light
-    from ..runs.executors import TERMINATED
+    from ..runs.signals import TERMINATED
     TERMINATED.set()
     raise KeyboardInterrupt
 

@@ -19,8 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from .. import kernels
+from . import decks
 from .rules import Rules, packed
 
+NUMPY_UNITS = 200_000     # runs of up to this many units are dealt again in numpy (`for_run`)
 STREAMS_FORMAT = 2        # runs of an older store format were dealt from other streams
 FIELDS = (("hand", "the seat's first hand"),
           ("dealt", "every card the seat was dealt in the round"))
@@ -41,20 +43,35 @@ def deck(seed: int, unit: int, number: int = 0) -> list[int]:
     return order.tolist()
 
 
-def deal_columns(rules: Rules, seed: int, units, numbers=None,
-                 threads: int | None = None) -> dict[str, np.ndarray]:
+def deal_columns(rules: Rules, seed: int, units, numbers=None, threads: int | None = None,
+                 kernel: bool = True) -> dict[str, np.ndarray]:
     """The deal columns of rows (`units`: each row's round index, or game
-    index with `numbers` its round within the game), dealt on `threads`
-    threads (default: one per core, for many rows; the kernel runs without
-    the GIL)."""
+    index with `numbers` its round within the game), dealt by the kernel on
+    `threads` threads (default: one per core, for many rows; the kernel runs
+    without the GIL), or without `kernel` in numpy (`decks`: the same sets,
+    a few times slower a row, with no Numba to load)."""
     units = np.ascontiguousarray(units, np.int64)
     numbers = (np.zeros_like(units) if numbers is None
                else np.ascontiguousarray(numbers, np.int64))
     n, rows = rules.players, len(units)
     dealers = (units + numbers) % n
+    seed = int(seed) % 2**64
+    if kernel:
+        hands, dealt, tables = _kernel_sets(rules, seed, units, numbers, dealers, threads)
+    else:
+        hands, dealt, tables = decks.deal_sets(seed, units, numbers, dealers, rules)
+    out = {f"hand_{s}": hands[:, s] for s in range(n)}
+    out.update({f"dealt_{s}": dealt[:, s] for s in range(n)})
+    out[TABLE[0]] = tables
+    return out
+
+
+def _kernel_sets(rules: Rules, seed: int, units, numbers, dealers, threads: int | None):
+    """(hands, dealt, tables) of the rows, dealt by `kernels.deals.deal_sets`."""
+    n, rows = rules.players, len(units)
     hands, dealt = np.zeros((rows, n), np.uint64), np.zeros((rows, n), np.uint64)
     tables = np.zeros(rows, np.uint64)
-    seed, rule_vector = np.uint64(int(seed) % 2**64), packed(rules)
+    seed, rule_vector = np.uint64(seed), packed(rules)
 
     def part(lo, hi):
         kernels.deals.deal_sets(seed, units[lo:hi], numbers[lo:hi], dealers[lo:hi],
@@ -67,10 +84,7 @@ def deal_columns(rules: Rules, seed: int, units, numbers=None,
     else:
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(part, cuts[:-1], cuts[1:]))
-    out = {f"hand_{s}": hands[:, s] for s in range(n)}
-    out.update({f"dealt_{s}": dealt[:, s] for s in range(n)})
-    out[TABLE[0]] = tables
-    return out
+    return hands, dealt, tables
 
 
 def keys(games: bool) -> list[str]:
@@ -79,12 +93,22 @@ def keys(games: bool) -> list[str]:
     return ["game", "round"] if games else ["round"]
 
 
-def for_rows(rules: Rules, seed: int, games: bool, rows) -> dict[str, np.ndarray]:
+def for_rows(rules: Rules, seed: int, games: bool, rows,
+             kernel: bool = True) -> dict[str, np.ndarray]:
     """The deal columns of a table's rows (a DataFrame or a dict of arrays
-    with `round`, and `game` in a run of games)."""
+    with `round`, and `game` in a run of games; `kernel`: see `deal_columns`)."""
     if games:
-        return deal_columns(rules, seed, np.asarray(rows["game"]), np.asarray(rows["round"]))
-    return deal_columns(rules, seed, np.asarray(rows["round"]))
+        return deal_columns(rules, seed, np.asarray(rows["game"]), np.asarray(rows["round"]),
+                            kernel=kernel)
+    return deal_columns(rules, seed, np.asarray(rows["round"]), kernel=kernel)
+
+
+def for_run(run, rows) -> dict[str, np.ndarray]:
+    """The deal columns of rows of a stored run (`store.Run`; `for_rows`):
+    dealt in numpy for a run of up to NUMPY_UNITS rounds or games, where
+    loading Numba would cost more than the kernel saves, else by the kernel."""
+    spec = run.spec
+    return for_rows(spec.rules, spec.seed, spec.games, rows, kernel=spec.units > NUMPY_UNITS)
 
 
 def dealt_again(manifest: dict) -> bool:
@@ -122,8 +146,7 @@ def write(run, out, progress=None) -> list:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for b, df in run.batches(columns=keys(run.spec.games)):
-        cols = {k: df[k].to_numpy() for k in keys(run.spec.games)}
-        cols.update(for_rows(run.spec.rules, run.spec.seed, run.spec.games, df))
+        cols = {**df, **for_run(run, df)}
         path = out / f"part-{b:06d}.parquet"
         temp = path.with_suffix(".tmp")
         try:

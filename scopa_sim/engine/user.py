@@ -33,15 +33,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numba
-from numba.core import config
-from numba.core.compiler_lock import global_compiler_lock
-
-from ..kernels import _jit
 from ..kernels.registry import Param
 
 PARAMS_ATTRIBUTE = "scopa_params"
-USER_CACHE = _jit.CACHE_DIR / "user" if _jit.CACHE_DIR else None   # see _compiling
 MAX_PARAMS = 16
 BOUNDSCHECK_ENV = "SCOPA_SIM_BOUNDSCHECK"
 
@@ -168,6 +162,13 @@ def digest_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def user_cache() -> Path | None:
+    """The folder of user strategies' compiled functions: `user/` in the
+    kernels' cache folder (None without one; see `_compiling`)."""
+    from ..kernels import _jit         # Numba: loaded to compile, never to name a strategy
+    return _jit.CACHE_DIR / "user" if _jit.CACHE_DIR else None
+
+
 @contextlib.contextmanager
 def _compiling(checked: bool):
     """Numba's settings while a strategy file is imported and its functions
@@ -180,10 +181,13 @@ def _compiling(checked: bool):
     and one cached by the user's own `import` (`mystrategy`) fails to load
     under ours (`scopa_user_...`), and the other way round. Numba reads the
     cache folder at decoration; without a folder of ours, it stays as is."""
+    from numba.core import config
+    from numba.core.compiler_lock import global_compiler_lock
+    folder = user_cache()
     with global_compiler_lock:
         saved = config.CACHE_DIR, config.BOUNDSCHECK
-        if USER_CACHE is not None:
-            config.CACHE_DIR = str(USER_CACHE / ("checked" if checked else "unchecked"))
+        if folder is not None:
+            config.CACHE_DIR = str(folder / ("checked" if checked else "unchecked"))
         if checked:
             config.BOUNDSCHECK = 1
         try:
@@ -196,8 +200,9 @@ def _clear_user_cache() -> None:
     """Delete the cached files of `_compiling`'s folders (ours), keeping
     the folders (Numba writes into them), so every user function compiles
     afresh."""
-    if USER_CACHE is not None:
-        for f in USER_CACHE.rglob("*.nb[ic]"):
+    folder = user_cache()
+    if folder is not None:
+        for f in folder.rglob("*.nb[ic]"):
             f.unlink(missing_ok=True)
 
 
@@ -298,6 +303,7 @@ def _checked_copy(function):
     one copy per function, kept on it."""
     copy = getattr(function, "_scopa_checked", None)
     if copy is None:
+        import numba
         options = {k: v for k, v in function.targetoptions.items() if k != "nopython"}
         copy = numba.njit(**{**options, "boundscheck": True})(function.py_func)
         setattr(copy, PARAMS_ATTRIBUTE, getattr(function, PARAMS_ATTRIBUTE, {}))

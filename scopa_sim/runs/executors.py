@@ -11,9 +11,9 @@ index): it may run on any worker, and twice (Dask retries the tasks of a
 worker that died) without harm, because the consumer, not the task, writes
 results, once per batch, in batch order.
 
-`INTERRUPT` is a Ctrl-C the program's signal handler could not raise where
-it arrived (see `scopa_sim.cli`): `stream` raises it as KeyboardInterrupt
-while it waits for a batch.
+`INTERRUPT` (`signals`) is a Ctrl-C the program's signal handler could not
+raise where it arrived (see `scopa_sim.cli`): `stream` raises it as
+KeyboardInterrupt while it waits for a batch.
 
 Every network wait has a deadline. A scheduler address is first greeted
 (connect, Dask's handshake, its identity) within `CONNECT_TIMEOUT` seconds:
@@ -38,9 +38,9 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
+from .signals import INTERRUPT
+
 SCHEDULER_ENV = "SCOPA_SIM_SCHEDULER"
-INTERRUPT = threading.Event()       # set by a signal handler only: signals are per process
-TERMINATED = threading.Event()      # the interruption was SIGTERM (exit 143, not 130)
 POLL = 0.25                         # seconds between looks at INTERRUPT while a batch runs
 CONNECT_TIMEOUT = 10.0              # seconds to reach a scheduler and hear its answer
 WORKERS_TIMEOUT = 15.0              # seconds a cluster may be without a worker

@@ -27,17 +27,47 @@ def part_name(b: int) -> str:
     return f"part-{b:06d}.parquet"
 
 
-def _labels(values: list[str], n: int) -> pa.DictionaryArray:
-    """A dictionary column holding one label per row (names stored once)."""
-    return pa.DictionaryArray.from_arrays(np.zeros(n, np.int8), pa.array(values))
+# Columns go between numpy and Arrow by their buffers: `pa.array` and
+# `to_numpy` import pandas (to look for its types; to convert), which would
+# cost a small run's command more than its work.
+def as_arrow(values: np.ndarray) -> pa.Array:
+    """A numpy column as an Arrow array."""
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values),
+                                 [None, pa.py_buffer(values)])
+
+
+def as_numpy(column: pa.ChunkedArray) -> np.ndarray:
+    """An Arrow column as numpy, as pandas gives it (`to_numpy`): numbers,
+    or labels (dictionary-encoded) as str. No nulls: the store refuses them."""
+    values = column.combine_chunks()
+    if pa.types.is_dictionary(values.type):
+        return np.array(values.dictionary.to_pylist(), object)[_from_buffer(values.indices)]
+    return _from_buffer(values)
+
+
+def _from_buffer(values: pa.Array) -> np.ndarray:
+    dtype = np.dtype(values.type.to_pandas_dtype())
+    if not len(values):
+        return np.empty(0, dtype)
+    return np.frombuffer(values.buffers()[1], dtype, len(values), values.offset * dtype.itemsize)
+
+
+def _labels(value: str, n: int) -> pa.DictionaryArray:
+    """A dictionary column holding one label on every row (stored once)."""
+    text = value.encode()
+    offsets = pa.py_buffer(np.array([0, len(text)], np.int32))
+    name = pa.Array.from_buffers(pa.string(), 1, [None, offsets, pa.py_buffer(text)])
+    indices = pa.py_buffer(np.zeros(n, np.int8))
+    return pa.DictionaryArray.from_buffers(LABEL, n, [None, indices], name)
 
 
 def rounds_table(spec: RunSpec, cols: dict[str, np.ndarray]) -> pa.Table:
     """A batch's columns (`runner.columns`) with the rules and strategy labels."""
     n = len(cols["round"])
-    cols = {"rules": _labels([spec.rules.name], n), **{k: pa.array(v) for k, v in cols.items()}}
+    cols = {"rules": _labels(spec.rules.name, n), **{k: as_arrow(v) for k, v in cols.items()}}
     for t in range(spec.rules.n_sides):
-        cols[f"strategy_{t}"] = _labels([side_strategy(spec, t)], n)
+        cols[f"strategy_{t}"] = _labels(side_strategy(spec, t), n)
     return pa.table(cols)
 
 
@@ -49,19 +79,19 @@ def side_strategy(spec: RunSpec, side: int) -> str:
     return "+".join(dict.fromkeys(seats))
 
 
-def games_table(spec: RunSpec, rounds_tab: pa.Table) -> pa.Table:
-    """One row per game: the games table's columns (`schema.game_fields`)."""
-    game = rounds_tab["game"].to_numpy()
+def games_table(spec: RunSpec, cols: dict[str, np.ndarray]) -> pa.Table:
+    """One row per game of a batch's columns: the games table's columns
+    (`schema.game_fields`)."""
+    game = cols["game"]
     last = np.append(game[1:] != game[:-1], True)
     first = np.insert(last[:-1], 0, True)
     starts, ends = np.flatnonzero(first), np.flatnonzero(last)
-    scores = np.stack([rounds_tab[f"score_{t}"].to_numpy()[ends]
-                       for t in range(spec.rules.n_sides)], 1)
+    scores = np.stack([cols[f"score_{t}"][ends] for t in range(spec.rules.n_sides)], 1)
     values = {"game": game[ends], "rounds": ends - starts + 1,
-              "first_dealer": rounds_tab["dealer"].to_numpy()[starts],
+              "first_dealer": cols["dealer"][starts],
               "winner": scores.argmax(1),
               **{f"score_{t}": scores[:, t] for t in range(spec.rules.n_sides)}}
-    return pa.table({c: values[c].astype(f.dtype, copy=False)       # the schema's columns
+    return pa.table({c: as_arrow(values[c].astype(f.dtype, copy=False))   # the schema's columns
                      for c, f in schema.game_fields(spec.rules).items()})
 
 
@@ -96,8 +126,8 @@ def encode_batch(spec: RunSpec, cols: dict[str, np.ndarray], meta: bytes | None 
     metadata; runs wherever the batch ran, so a cluster's workers do the
     compressing."""
     meta = spec_json(spec) if meta is None else meta
-    tab = rounds_table(spec, cols)
-    return Part(encode(tab, meta), encode(games_table(spec, tab), meta) if spec.games else None)
+    return Part(encode(rounds_table(spec, cols), meta),
+                encode(games_table(spec, cols), meta) if spec.games else None)
 
 
 def spec_json(spec: RunSpec) -> bytes:

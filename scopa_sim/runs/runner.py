@@ -14,7 +14,6 @@ import mmap
 from collections.abc import Callable
 
 import numpy as np
-import pandas as pd
 
 from ..engine import schema
 from ..engine.checks import seed_or_fresh, whole
@@ -100,7 +99,7 @@ def simulate(rounds: int | None = None, games: int | None = None,
              strategies=("random", "greedy"), rules: str | Rules = "scopa",
              seed: int | None = None, workers: int = 1, batch_size: int = DEFAULT_BATCH,
              progress: Callable[[int], None] | None = None, scheduler=None,
-             deals: bool = False, taken: bool = False) -> pd.DataFrame:
+             deals: bool = False, taken: bool = False):
     """Simulate `rounds` rounds (or `games` games) and return one row per round
     (with games, `game` is the game index and `round` the round within it);
     with `deals`, also each round's deal columns (`scopa_sim.engine.deals`: every
@@ -114,6 +113,7 @@ def simulate(rounds: int | None = None, games: int | None = None,
     `workers`, `batch_size` and scheduler; without one a fresh seed is drawn.
     The seed is in `df.attrs["seed"]`.
     """
+    import pandas as pd              # for the DataFrame: `simulate` the command needs none
     spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size,
                         keep_taken=bool(taken))
     workers = whole(workers, "workers", 1, 1024)

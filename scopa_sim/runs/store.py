@@ -40,8 +40,8 @@ import pyarrow.parquet as pq
 from ..engine import schema
 from ..engine.rules import Rules
 from ..engine.user import is_file_text
-from .parts import (META_KEY, Part, labels_of, read_regular, expected_columns, part_name,
-                    sha256, write_whole)
+from .parts import (META_KEY, Part, as_numpy, labels_of, read_regular, expected_columns,
+                    part_name, sha256, write_whole)
 from .plan import SHA256, RunSpec, Source, StoredSpec, spec_dict
 
 MANIFEST = "manifest.json"
@@ -343,26 +343,44 @@ class Run:
     def read(self, table: str = "rounds", columns: list[str] | None = None):
         """The dataset as a pandas DataFrame (only `columns`, if given), every
         part checked as it is read."""
+        return self._whole(table, columns).to_pandas()
+
+    def read_arrays(self, table: str = "rounds", columns: list[str] | None = None) -> dict:
+        """The dataset as numpy arrays by column (`read`, without pandas)."""
+        return _arrays(self._whole(table, columns))
+
+    def _whole(self, table: str, columns: list[str] | None) -> pa.Table:
         if table not in self.tables:
             raise StoreError(f"{self.root} has no {table} table")
         if not self._done:
             raise StoreError(f"{self.root} has no finished batch yet")
-        parts = [self._table(table, b, columns) for b in self.done_batches()]
-        return pa.concat_tables(parts).to_pandas()
+        return pa.concat_tables([self._table(table, b, columns) for b in self.done_batches()])
 
     def read_batch(self, b: int, table: str = "rounds", columns: list[str] | None = None):
         """One finished batch of a table as a pandas DataFrame (only `columns`),
         checked as it is read."""
         return self._table(table, b, columns).to_pandas()
 
+    def batch_arrays(self, b: int, table: str = "rounds",
+                     columns: list[str] | None = None) -> dict:
+        """One finished batch as numpy arrays by column (`read_batch`, without
+        pandas: what the reading commands use)."""
+        return _arrays(self._table(table, b, columns))
+
     @property
     def tables(self) -> tuple[str, ...]:
         return tables(self.spec)
 
     def batches(self, columns: list[str] | None = None):
-        """(batch index, DataFrame) for each part file of the rounds table, in order."""
+        """(batch index, its columns: `batch_arrays`) for each part file of the
+        rounds table, in order."""
         for b in self.done_batches():
-            yield b, self.read_batch(b, columns=columns)
+            yield b, self.batch_arrays(b, columns=columns)
+
+
+def _arrays(data: pa.Table) -> dict:
+    """A table's columns as numpy arrays by name (`parts.as_numpy`)."""
+    return {name: as_numpy(data.column(name)) for name in data.column_names}
 
 
 def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]) -> str | None:

@@ -26,12 +26,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.rules import Rules
-from ..engine.seats import Seats
 from ..engine.strategies import parse_strategy
 from ..kernels import layout as L, registry
-from .plan import RunSpec
+from .plan import RunSpec, spec_dict
 from .sources import _Recorded
-from .plan import spec_dict
 
 FIELD = ("taken", "the cards the side captured, the table's leftover to the last capturer")
 
@@ -52,9 +50,11 @@ def check_replayable(root, stored) -> None:
                          f"simulate it with --keep-taken to store them")
 
 
-def seats_of_run(root, stored) -> Seats:
-    """The seats of a stored run of built-in strategies, read from their
-    labels (nothing is loaded), checked to read back as recorded."""
+def seats_of_run(root, stored):
+    """The seats (`engine.seats.Seats`) of a stored run of built-in
+    strategies, read from their labels (nothing is loaded), checked to read
+    back as recorded."""
+    from ..engine.seats import Seats   # the kernels: loaded only to play again
     check_replayable(root, stored)
     spec = RunSpec(stored.rules, tuple(parse_strategy(t, _Recorded({}))
                                        for t in stored.strategies),
