@@ -14,17 +14,18 @@ Prints, each in a fresh process:
 
 then, on one core, the rounds/s of random against random and greedy against
 greedy: the kernel (batches of 100,000 rounds into arrays, as the runner
-plays them), `scopa_sim.simulate` with one worker (the kernel, the columns
-and the DataFrame), and for random the C twin (`benchmarks/c_twin.c`: the
+plays them) against, for random, the C twin (`benchmarks/c_twin.c`: the
 same round, rules, random streams and decisions in plain C, built here with
 the system's `gcc -O2` and first checked to give the kernel's rows for three
-seeds); a pass of each in turn, `--passes P` times, and the medians, per
-second of CPU time (the process's) with wall time beside; then the ratios
-against the goals: the kernel at least level with the C twin, `simulate()`
-at most 5% slower than the kernel. Fresh-process figures show wall time and
-the process's CPU time. On a shared machine the wall-time figures grow when
-other processes run, the CPU-time ones much less; `--repeat K` runs every
-fresh-process figure K times and prints the medians.
+seeds), then against `scopa_sim.simulate` with one worker (the kernel and
+the DataFrame); each comparison a pass of each in turn, `--passes P` times,
+and the medians, per second of CPU time (the process's) with wall time
+beside; then the ratios against the goals: the kernel at least level with
+the C twin, `simulate()` at most 5% slower than the kernel. Fresh-process
+figures show wall time and the process's CPU time. On a shared machine the
+wall-time figures grow when other processes run, the CPU-time ones much
+less; `--repeat K` runs every fresh-process figure K times and prints the
+medians.
 """
 import argparse
 import os
@@ -76,7 +77,7 @@ def start_up(repeat: int, skip_cold: bool):
         def out():                                  # a new run folder each time
             return os.path.join(tmp, f"run-{next(runs)}")
 
-        print(f"scopa-sim --help:                      "
+        print(f"scopa-sim --help:                          "
               f"{median_of(repeat, lambda: seconds(['--help']))}")
         if not skip_cold:
             for strategies, label in COLD:
@@ -84,11 +85,11 @@ def start_up(repeat: int, skip_cold: bool):
                     with tempfile.TemporaryDirectory() as cache:
                         return seconds(simulate_args(strategies, out()),
                                        {"NUMBA_CACHE_DIR": cache})
-                print(f"cold start {label + ' (empty cache):':<28}{median_of(repeat, cold)}")
+                print(f"cold start {label + ' (empty cache):':<32}{median_of(repeat, cold)}")
         env = {"NUMBA_CACHE_DIR": os.path.join(tmp, "cache")}
         seconds(simulate_args("random,greedy", out()), env)           # fill the cache
         warm = median_of(repeat, lambda: seconds(simulate_args("random,greedy", out()), env))
-        print(f"warm start random/greedy:              {warm}")
+        print(f"warm start random/greedy:                  {warm}")
 
 
 def one_core():
@@ -138,11 +139,42 @@ def rates(f, rounds):
     return rounds / (time.process_time() - c), rounds / (time.perf_counter() - t)
 
 
+def in_turn(runs: dict, passes: int, rounds: int) -> dict:
+    """A pass of each of `runs` (name: a function, or a C twin's command) in
+    turn, `passes` times: per name the medians of rounds/s of CPU time and
+    of wall time (NaN for the C twin, which times itself)."""
+    got = {name: [] for name in runs}
+    for _ in range(passes):
+        for name, f in runs.items():
+            if callable(f):
+                got[name].append(rates(f, rounds))
+            else:
+                done = subprocess.run(f[0], check=True, capture_output=True, text=True,
+                                      preexec_fn=f[1])
+                got[name].append((float(done.stdout.split()[0]), float("nan")))
+    return {name: (statistics.median(v for v, _ in values),
+                   statistics.median(w for _, w in values)) for name, values in got.items()}
+
+
+def show(pair, figures: dict, ratio: tuple, goal: float):
+    """The figures of one comparison and its ratio against the goal."""
+    for name, (cpu, wall) in figures.items():
+        print(f"{pair[0]:>7} vs {pair[1]:<7} {name:<11} {cpu:9,.0f} rounds/s"
+              + ("" if wall != wall else f" ({wall:9,.0f})"))
+    top, bottom = ratio
+    print(f"{'':18} {top + ' / ' + bottom:<20} {figures[top][0] / figures[bottom][0]:.3f} "
+          f"(goal >= {goal})")
+
+
 def throughput(rounds: int, passes: int):
-    """The kernel (batches of 100,000 rounds into arrays, as the runner plays
-    them), the C twin and `simulate()` (one worker: the kernel, the columns
-    and the DataFrame), on one core, a pass of each in turn, `passes`
-    times: the medians of rounds/s of CPU time (wall time beside)."""
+    """On one core: the kernel (batches of 100,000 rounds into arrays, as the
+    runner plays them) against the C twin, a pass of each in turn, then the
+    kernel against `simulate()` (one worker: the kernel and the DataFrame)
+    the same way: the medians of rounds/s of CPU time (wall time beside).
+    Each comparison alternates its own two, so that neither pass of it runs
+    right after the other process (which can make the system's first touch
+    of the DataFrame's new memory dearer: a cost of the machine, not of
+    simulate())."""
     import scopa_sim
     from scopa_sim.runs.plan import RunSpec
     from scopa_sim.runs.runner import run_batch
@@ -165,29 +197,12 @@ def throughput(rounds: int, passes: int):
                 scopa_sim.simulate(rounds=rounds, strategies=pair, seed=1, workers=1,
                                    batch_size=100_000)
 
-            def c():
-                done = subprocess.run([binary, "time", "1", str(rounds)], check=True,
-                                      capture_output=True, text=True, preexec_fn=on_cpu)
-                return float(done.stdout.split()[0]), float("nan")
-
-            runs = {"kernel": kernel, "simulate()": api}
             if binary and pair[0] == "random":
-                runs["C twin"] = None
-            got = {name: [] for name in runs}
-            for _ in range(passes):
-                for name, f in runs.items():
-                    got[name].append(c() if f is None else rates(f, rounds))
-            best = {}
-            for name, values in got.items():
-                best[name] = statistics.median(v for v, _ in values)
-                wall = statistics.median(w for _, w in values)
-                print(f"{pair[0]:>7} vs {pair[1]:<7} {name:<11} {best[name]:9,.0f} rounds/s"
-                      + ("" if wall != wall else f" ({wall:9,.0f})"))
-            if "C twin" in best:
-                print(f"{'':18} kernel / C twin     {best['kernel'] / best['C twin']:.3f} "
-                      f"(goal >= 1.0)")
-            print(f"{'':18} simulate() / kernel {best['simulate()'] / best['kernel']:.3f} "
-                  f"(goal >= 0.95)")
+                twin = ([binary, "time", "1", str(rounds)], on_cpu)
+                show(pair, in_turn({"kernel": kernel, "C twin": twin}, passes, rounds),
+                     ("kernel", "C twin"), 1.0)
+            show(pair, in_turn({"kernel": kernel, "simulate()": api}, passes, rounds),
+                 ("simulate()", "kernel"), 0.95)
 
 
 def main():
