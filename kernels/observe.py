@@ -11,7 +11,7 @@ slots are declared once, in `OBS_FIELDS` (name, size)::
     obs[O_DEALER]         the seat that dealt       obs[O_PLAYS]    plays made this round
     obs[O_DECK_LEFT]      cards still to be dealt   obs[O_LAST]     last capturer's seat, -1: none
     obs[O_RANDOM]         63 random bits for this decision, fixed by the run's seed
-                          (`rng.observed_bits`: they tell nothing of the deal)
+                          (`rng.observed_bits`: nothing of the deal but what the seed tells)
     obs[O_LAST_PLAY]      1 if this is the round's last play
     obs[O_HAND]           the seat's hand           obs[O_TABLE]    the table
     obs[O_PLAYED]         every card out of play: captured, or out of the round

@@ -227,3 +227,44 @@ def test_an_index_bug_on_the_command_line_is_one_error_line(mine, tmp_path):
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert lines[-1].startswith("error: ") and "far_away raised IndexError" in lines[-1]
+
+
+# -- the rules a Python strategy can reach are its own ---------------------------
+TAMPERING = textwrap.dedent('''
+    from scopa_sim.engine.rules import packed
+
+
+    def honest(obs, moves):
+        return 0
+
+
+    def tamperer(obs, moves):
+        """Writes what it can reach of the rules: every seat on a side of its
+        own, the target 1, the rules object's fields."""
+        vector = packed(obs.rules)
+        vector[:] = 1
+        object.__setattr__(obs.rules, "target", 1)
+        object.__setattr__(obs.rules, "teams", (0, 0))
+        return 0
+''')
+
+
+@pytest.mark.parametrize("games", [False, True])
+def test_writing_the_rules_a_strategy_reaches_changes_nothing(tmp_path, games):
+    path = tmp_path / "tamper.py"
+    path.write_text(TAMPERING)
+    kw = {"games": 2} if games else {"rounds": 40}
+    honest, tamperer = (scopa_sim.simulate(seed=5, strategies=(f"{path}:{name}", "greedy"), **kw)
+                        for name in ("honest", "tamperer"))
+    columns = [c for c in honest.columns if c not in ("strategy_0",)]
+    assert honest[columns].equals(tamperer[columns])
+
+
+def test_the_shared_rules_vector_is_read_only_and_packed_hands_out_copies():
+    from scopa_sim.engine.rules import _packed, packed
+    rules = scopa_sim.Rules.resolve("scopa")
+    with pytest.raises(ValueError, match="read-only"):
+        _packed(rules)[0] = 9
+    mine = packed(rules)
+    mine[:] = 0
+    assert packed(rules).tolist() == rules.pack().tolist() != mine.tolist()

@@ -336,8 +336,16 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
-@functools.lru_cache(maxsize=64)
 def packed(rules: Rules) -> np.ndarray:
-    """`rules.pack()` (a millisecond) made once per rule set and shared:
-    the kernels only read it, and so must every caller."""
-    return rules.pack()
+    """`rules.pack()`, the vector the kernels read: a copy of the rule set's
+    one (`_packed`), so that nobody, a strategy included, can change what
+    another caller reads."""
+    return _packed(rules).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _packed(rules: Rules) -> np.ndarray:
+    """`rules.pack()` (a millisecond) made once per rule set, read-only."""
+    vector = rules.pack()
+    vector.setflags(write=False)
+    return vector

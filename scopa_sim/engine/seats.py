@@ -8,6 +8,7 @@ loop also says where a jitted user strategy raised, which the kernel cannot.
 """
 from __future__ import annotations
 
+import copy
 import functools
 
 import numpy as np
@@ -233,7 +234,7 @@ class Seats:
         if spec.jitted:
             return spec.function(obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())
         moves = [(int(c), tuple(cards_of(int(t)))) for c, t in zip(cards[:n], takes[:n])]
-        args = [Observation.from_array(obs, self.rules), moves]
+        args = [Observation.from_array(obs, copy.copy(self.rules)), moves]   # its own rules
         if self._takes_params[spec]:
             args.append(dict(zip(spec.params, map(float, p))))
         return spec.function(*args)
