@@ -1,8 +1,8 @@
 """Start-up pays only for what a command uses (docs/DEVELOPING.md, "Start-up"):
 in a fresh process, the analysis package and the reading commands over a
 small run load no Numba, SciPy, statsmodels, Dask, pandas, runner or
-executors; checking a record loads the kernels that replay it (and the SciPy
-Numba loads), no more."""
+executors; checking a record loads the kernels that replay it, no more; and
+Numba's start does not load scipy.linalg for a BLAS no kernel calls."""
 import json
 import pkgutil
 import subprocess
@@ -17,7 +17,7 @@ from scopa_sim.cli import main
 
 HEAVY = ("numba", "llvmlite", "scipy", "statsmodels", "dask", "distributed", "pandas",
          "scopa_sim.runs.runner", "scopa_sim.runs.executors")
-REPLAY = ("numba", "llvmlite", "scipy")    # a record's replay: the kernels
+REPLAY = ("numba", "llvmlite", "scipy")    # a record's replay: the kernels (Numba loads scipy's top)
 EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "seed-003.scopa"
 
 
@@ -61,3 +61,19 @@ def test_a_reading_command_loads_no_engine(small, tmp_path, args):
 def test_checking_a_record_loads_the_kernels_and_nothing_else():
     found = loaded("from scopa_sim.cli import main; main()", "record", EXAMPLE)
     assert "numba" in found and [m for m in found if m.split(".")[0] not in REPLAY] == []
+
+
+def test_the_kernels_start_without_scipy_linalg_and_a_users_blas_call_still_compiles(tmp_path):
+    """Numba's BLAS probe is told 'none' (kernels._jit): a warm simulate
+    loads no scipy.linalg; a user strategy calling np.dot still plays."""
+    found = loaded("from scopa_sim.cli import main; main()", "simulate", "--rounds", "50",
+                   "--seed", "1", "-q", "--out", tmp_path / "run")
+    assert "numba" in found and not [m for m in found if m.startswith("scipy.linalg")]
+    path = tmp_path / "dotty.py"
+    path.write_text("import numba, numpy as np\n\n\n@numba.njit\n"
+                    "def dotty(obs, cards, takes, params):\n"
+                    "    return int(np.dot(np.ones(len(cards)), cards * 1.0)) % len(cards)\n")
+    done = subprocess.run([sys.executable, "-m", "scopa_sim.cli", "simulate", "--rounds", "20",
+                           "--seed", "1", "-q", "--strategies", f"{path}:dotty,greedy",
+                           "--out", tmp_path / "dotty-run"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
