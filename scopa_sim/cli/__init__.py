@@ -19,11 +19,13 @@ and listings answer at once.
 """
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import pickle
 import signal
 import sys
+import threading
 
 
 def run() -> None:
@@ -35,6 +37,22 @@ def run() -> None:
         main()
     finally:
         flush_results()
+    _done()
+
+
+def _done() -> None:
+    """The command is done: end the process as Python would, atexit functions
+    and all, but without tearing the interpreter down, which frees Numba's
+    compiled code and every module for no one (0.2 s of CPU, a fifth of a
+    warm `simulate`). With a thread still running, the ordinary exit (it
+    waits for the thread)."""
+    if any(t.is_alive() and not t.daemon and t is not threading.main_thread()
+           for t in threading.enumerate()):
+        return
+    atexit._run_exitfuncs()
+    flush_results()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def _interrupted_while_loading(signum, frame):
