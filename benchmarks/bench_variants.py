@@ -21,10 +21,10 @@ import time
 
 import numpy as np
 from scipy import stats
-from statsmodels.stats.proportion import proportion_confint
 
 import scopa_sim
 from scopa_sim import PRESETS, Rules
+from scopa_sim.analysis.stats import wilson_ends
 from scopa_sim.runs.plan import RunSpec
 from scopa_sim.runs.runner import run_batch
 
@@ -98,7 +98,7 @@ def changed(got, base):
     """Share of rounds whose points (any side) differ from the preset's, 95% Wilson CI."""
     k = int((got["points"] != base["points"]).any(axis=1).sum())
     n = len(got["points"])
-    lo, hi = proportion_confint(k, n, method="wilson")
+    lo, hi = map(float, wilson_ends(k, n))
     return f"{k / n:.4f} [{lo:.4f}, {hi:.4f}]"
 
 
@@ -138,7 +138,7 @@ def effects(rounds, games, seed):
         first_dealer = (last["game"].to_numpy() % 2)
         winner = (last["score_1"].to_numpy() > last["score_0"].to_numpy()).astype(int)
         wins = int((winner == first_dealer).sum())
-        lo, hi = proportion_confint(wins, len(last), method="wilson")
+        lo, hi = map(float, wilson_ends(wins, len(last)))
         per_game = df.groupby("game").size().to_numpy()
         print(f"   target={target:<3} rounds/game {fmt(*t_interval(per_game))}   "
               f"first dealer wins {wins / len(last):.3f} [{lo:.3f}, {hi:.3f}]")

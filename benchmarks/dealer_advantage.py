@@ -9,9 +9,9 @@ dealer - leader with a 95% interval.
 import argparse
 
 import numpy as np
-from statsmodels.stats.proportion import proportion_confint
 
 import scopa_sim
+from scopa_sim.analysis.stats import wilson_ends
 
 
 def main():
@@ -28,7 +28,7 @@ def main():
     n = len(df)
     for label, k in (("dealer wins", (d_pts > l_pts).sum()), ("leader wins", (l_pts > d_pts).sum()),
                      ("tie", (d_pts == l_pts).sum())):
-        lo, hi = proportion_confint(k, n, method="wilson")
+        lo, hi = map(float, wilson_ends(k, n))
         print(f"{label:12} {k / n:7.4f}  95% CI [{lo:.4f}, {hi:.4f}]  n={n:,}")
     margin = d_pts - l_pts
     half = 1.96 * margin.std(ddof=1) / np.sqrt(n)
