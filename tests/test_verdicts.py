@@ -70,6 +70,13 @@ def test_the_breakdown_is_in_advise_json_and_table():
     assert r.exit_code == 0, r.output
     assert "why: each move minus the best" in r.output and "settebello" in r.output
     assert "exposes the settebello" in r.output         # 7h leaves it on the table
+    assert "-0.00" not in r.output
+
+
+def test_a_part_near_zero_is_never_minus_zero():
+    from scopa_sim.cli.advise import _part
+    assert [_part(-0.001, -0.2, 0.2), _part(-0.001, -0.001, -0.001), _part(0, 0, 0)] == [
+        "0.00±0.20", "0.00", "0"]
 
 
 def _positions(count: int, seed: int = 3):

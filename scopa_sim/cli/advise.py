@@ -17,10 +17,13 @@ def _cell(rec: dict, name: str, fmt: str, exact: bool) -> str:
 
 
 def _part(est: float, low: float, high: float) -> str:
-    """A part of a difference as mean ± half its interval ('0' when none)."""
+    """A part of a difference as mean ± half its interval ('0' when none;
+    never '-0.00')."""
+    text = f"{est:+.2f}"
+    text = "0.00" if float(text) == 0 else text
     if est == low == high:
-        return f"{est:+.2f}" if est else "0"
-    return f"{est:+.2f}±{(high - low) / 2:.2f}"
+        return text if est else "0"
+    return f"{text}±{(high - low) / 2:.2f}"
 
 
 def why_view(r: dict):
