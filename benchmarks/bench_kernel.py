@@ -38,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-CLI = "from scopa_sim.cli import main; main()"
+CLI = "from scopa_sim.cli import run; run()"     # what the `scopa-sim` program runs
 C_TWIN = Path(__file__).resolve().parent / "c_twin.c"
 COLD = (("random,greedy", "random/greedy"), ("heuristic,counter", "heuristic/counter"),
         ("pimc,greedy", "pimc/greedy"))
