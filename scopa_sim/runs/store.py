@@ -40,6 +40,7 @@ import pyarrow.parquet as pq
 from ..engine import schema
 from ..engine.rules import Rules
 from ..engine.user import is_file_text
+from . import consistent
 from .parts import (META_KEY, Part, as_numpy, labels_of, read_regular, expected_columns,
                     part_name, sha256, write_whole)
 from .plan import SHA256, RunSpec, Source, StoredSpec, spec_dict
@@ -262,8 +263,10 @@ class Run:
         if unknown:
             raise StoreError(f"{self.root} has no column {', '.join(unknown)} in its {table} table")
         labels = labels_of(self.stored)
+        checked = consistent.needed(self.spec.rules, self.spec.games, table, names)
         try:
-            out = part.read(columns=names + [c for c in want if c in labels and c not in names])
+            out = part.read(columns=names + checked
+                            + [c for c in want if c in labels and c not in names + checked])
             out.validate(full=True)
         except Exception as e:                       # noqa: BLE001 - any damage is the same
             raise StoreError(f"{path} is not a readable part ({_first_line(e)}): "
@@ -274,7 +277,28 @@ class Run:
         why = _bad_values(out, self.spec.rules, table, labels)
         if why:
             raise StoreError(f"{bad} ({why}): {self.repair()}")
+        self._check_rows(table, b, out)
         return out.select(names)
+
+    def _check_rows(self, table: str, b: int, data: pa.Table) -> None:
+        """Refuse a part whose rows are not its batch's, or disagree with each
+        other (`consistent`): a copied part is named with the part it copies."""
+        path = self.root / table / part_name(b)
+        cols = _arrays(data.select([c for c in data.column_names if c not in labels_of(
+            self.stored)]))
+        first, n = self.spec.batch_range(b)
+        wrong = consistent.bad_index(cols, first, n, self.spec.games, table)
+        if wrong:
+            what, start = wrong
+            other = start // self.spec.batch_size if start >= 0 else -1
+            copied = (f" (those of {table}/{part_name(other)}: a copied part?)"
+                      if other != b and other in self._done else "")
+            raise StoreError(f"{self.root}: {table}/{path.name} holds {what}{copied}: "
+                             f"{self.repair()}")
+        why = consistent.bad_points(cols, self.spec.rules, self.spec.games, table)
+        if why:
+            raise StoreError(f"{path} is not a part this run can read ({why}): "
+                             f"{self.repair()}")
 
     # -- writing ----------------------------------------------------------
     def save_manifest(self) -> None:
