@@ -10,8 +10,9 @@ from pathlib import Path
 
 import click
 
-from .options import (OVERWRITE, new_files, FORMAT, QUIET, check_writable, emit, note, outside_runs, parse_rules,
-                      parse_seed, progress, rules_options, run_options, where)
+from .options import (OVERWRITE, OutPath, new_files, FORMAT, QUIET, check_writable, emit, note,
+                      outside_runs, parse_rules, parse_seed, progress, rules_options, run_options,
+                      where)
 
 
 def _open(run_dir):
@@ -142,7 +143,7 @@ def _stats(run, quiet: bool, bootstrap: int = 200, values: bool = True) -> dict:
 
 @click.command()
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "out_file", type=OutPath(),
               help="Also write a report: FILE.md (charts as PNG beside it) or FILE.html "
                    "(charts embedded).")
 @OVERWRITE
@@ -282,7 +283,7 @@ def ask(run_dir, event, given, table, fmt):
                    "convergence (estimate against rounds played), rounds (per game), values "
                    "(what each card is worth), heatmap (tournament), all (every chart of the "
                    "run). Default: winrates, or heatmap for a tournament.")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "out_file", type=OutPath(example="chart.png"),
               help="Chart file, .png, .svg or .pdf (default: <RUN name>-<kind>.png here). "
                    "With --kind all, one file per chart: <stem>-<kind><ext>.")
 @click.option("--strategies", "-s", help="heatmap without RUN: run a tournament of these "
@@ -320,12 +321,14 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
         data = _tournament_json(source)
         jobs = [("heatmap", data, out_file or Path(source.stem + ".png"))]
         outside_runs(jobs[0][2])
+        check_writable(jobs[0][2])
         new_files([jobs[0][2]], overwrite)
     elif source is None:
         if kind != "heatmap" or not strategies:
             raise click.UsageError("give a RUN folder (or a tournament's JSON), or "
                                    "--kind heatmap --strategies A,B,C to run a tournament")
         outside_runs(out_file or Path("tournament.png"))
+        check_writable(out_file or Path("tournament.png"))
         new_files([out_file or Path("tournament.png")], overwrite)
         # imported when the command runs: help and listings stay light
         from ..study.matches import tournament as run_tournament
@@ -356,6 +359,7 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
             paths = [out_file or Path(f"{name}-{kinds[0]}.png")]
         for path in paths:
             outside_runs(path)
+            check_writable(path)
         new_files(paths, overwrite)
         st = _stats(run, quiet, bootstrap=0,               # no interval needed for charts
                     values="values" in kinds)
@@ -420,7 +424,7 @@ def _tournament_json(source: Path) -> dict:
               help="Rounds to simulate for the per-round score distribution.")
 @click.option("--bootstrap", type=click.IntRange(0, 10_000), default=200, show_default=True,
               help="Resamplings for the 95% intervals.")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "out_file", type=OutPath(example="chart.png"),
               help="Also draw the heat map of every score pair (.png, .svg or .pdf).")
 @OVERWRITE
 @rules_options
@@ -473,7 +477,7 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rule
 # ---- values ------------------------------------------------------------------------
 @click.command()
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "out_file", type=OutPath(example="chart.png"),
               help="Also draw the suit x rank heat map and the hand-worth histogram "
                    "(.png, .svg or .pdf).")
 @click.option("--by", type=click.Choice(["hand", "taken"]), default="hand", show_default=True,
@@ -523,7 +527,7 @@ def values(run_dir, out_file, overwrite, fmt, quiet, by="hand"):
 # ---- deals -------------------------------------------------------------------------
 @click.command()
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
+@click.option("--out", "out_dir", required=True, type=OutPath(folder=True),
               help="A new (or empty) folder for the Parquet files.")
 @QUIET
 def deals(run_dir, out_dir, quiet):
@@ -543,6 +547,7 @@ def deals(run_dir, out_dir, quiet):
     # imported when the command runs: help and listings stay light
     from ..engine import deals as dealing
     outside_runs(out_dir)                           # this run's folder, or any other run's
+    check_writable(out_dir, folder=True)
     run = _open(run_dir)
     with progress(quiet, "deals") as bar:
         task = bar.add_task("", total=len(run.done_batches()), note="batches")

@@ -210,21 +210,48 @@ def new_files(paths, overwrite: bool) -> None:
                              f"--overwrite")
 
 
-def check_writable(path) -> None:
-    """Refuse, before any work, an output file that cannot be written: a
-    folder, or one whose nearest existing parent takes no new file (tried
-    with a temporary file, which is removed at once)."""
+class OutPath(click.Path):
+    """An --out path, never "" (which would name the current folder): a
+    file (`folder=False`) or a folder; `example` shows one in the error.
+    What is there is the command's to check (`check_writable`)."""
+
+    def __init__(self, folder: bool = False, example: str | None = None):
+        super().__init__(path_type=Path)
+        self.folder, self.example = folder, example or ("results" if folder else "results.md")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"{value!r} is no path: name a {'folder' if self.folder else 'file'}, "
+                      f"e.g. {param.opts[0] if param else '--out'} {self.example}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def check_writable(path, folder: bool = False) -> None:
+    """Refuse, before any work, an output that cannot be written, named as
+    given: "", a folder where a file goes (a file where a folder goes), or
+    a place whose nearest existing folder takes no new file (tried with a
+    temporary file there, removed at once)."""
+    if not str(path).strip():
+        raise ValueError(f"{str(path)!r} is no path: name a {'folder' if folder else 'file'}")
     path = Path(path)
-    if path.is_dir():
+    if folder and (path.exists() or path.is_symlink()) and not path.is_dir():
+        what = "a symbolic link" if path.is_symlink() else "a file"
+        raise ValueError(f"cannot write {path}: it is {what}, not a folder")
+    if not folder and path.is_dir():
         raise ValueError(f"cannot write {path}: it is a folder")
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
+    near = path if folder else path.parent
+    while not near.exists() and not near.is_symlink() and near != near.parent:
+        near = near.parent
+    cannot = "cannot create" if folder and near != path else "cannot write"
+    if not near.is_dir():
+        what = "a symbolic link to nothing" if near.is_symlink() else "a file"
+        raise ValueError(f"{cannot} {path}: {near} is {what}, not a folder")
     try:
-        with tempfile.TemporaryFile(dir=parent):
+        with tempfile.TemporaryFile(dir=near):
             pass
     except OSError as e:
-        raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
+        raise ValueError(f"{cannot} {path}: {near} takes no new file "
+                         f"({e.strerror or e})") from None
 
 
 def outside_runs(path, itself: bool = True) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
-from .options import (Interrupted, check_writable, outside_runs, parse_rules, parse_seed,
+from .options import (Interrupted, OutPath, check_writable, outside_runs, parse_rules, parse_seed,
                       results, rules_options, seed_option)
 from .records import review as review_command
 
@@ -130,7 +130,7 @@ def offer_review(table, path: Path) -> None:
 @seed_option
 @click.option("--seat-name", default="You", show_default=True, metavar="NAME",
               help="Your seat's name in the record (one word).")
-@click.option("--record", "record", type=click.Path(path_type=Path), metavar="PATH",
+@click.option("--record", "record", type=OutPath(example="game.scopa"), metavar="PATH",
               help="Where the game record is written, after every play (default "
                    "game-SEED.scopa here).")
 @click.option("--overwrite", is_flag=True, help="Replace the --record file if it exists.")

@@ -9,9 +9,9 @@ import click
 
 from ..defaults import (DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS, REVIEW_STRATEGY,
                         THRESHOLDS)
-from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, compile_note, emit,
-                      new_files, note, outside_runs, parse_seed, progress, results, seed_option,
-                      where, workers_option)
+from .options import (FORMAT, OVERWRITE, QUIET, OutPath, check_writable, cluster_options,
+                      compile_note, emit, new_files, note, outside_runs, parse_seed, progress,
+                      results, seed_option, where, workers_option)
 
 
 
@@ -24,7 +24,7 @@ from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, compile_note, e
 @click.option("--strategy-file", "strategy_files", multiple=True, metavar="TEXT=PATH",
               help="A run's user strategy, loaded from PATH once its sha256 is the run's "
                    "(replaying the game runs its code); once per user strategy.")
-@click.option("--out", type=click.Path(path_type=Path), help="Write the record to this file "
+@click.option("--out", type=OutPath(example="game.scopa"), help="Write the record to this file "
               "(default: stdout).")
 @OVERWRITE
 @click.option("--format", "fmt", type=click.Choice(["check", "record"]),
@@ -52,6 +52,7 @@ def record(source, game, round_, names, strategy_files, out, overwrite, fmt=None
     from ..engine.records import read_record
     if out is not None:
         outside_runs(out)
+        check_writable(out)
         new_files([out], overwrite)
     seat_names = [n.strip() for n in names.split(",")] if names else None
     if source.is_dir():
@@ -153,7 +154,7 @@ def review_view(data: dict, symbols: bool | None = None):
               help="The strategy that plays the deep check's rollouts out for every seat.")
 @click.option("--deep-samples", type=click.IntRange(2, 10_000_000), default=DEEP_SAMPLES,
               show_default=True, help="The most deals of the hidden cards a deep check plays.")
-@click.option("--out", type=click.Path(path_type=Path),
+@click.option("--out", type=OutPath(example="review.html"),
               help="Also write the review: a page (.html) or the evaluation chart alone "
                    "(.png, .svg, .pdf).")
 @OVERWRITE
@@ -194,6 +195,7 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
     if out is not None:
         outside_runs(out)
         review_page.check_path(out)
+        check_writable(out)
         new_files([out], overwrite)
     game = read_record(record_path)
     plays = sum(len(r.moves) for r in game.rounds)
