@@ -154,6 +154,9 @@ def ensure_run(root: Path, spec, workers=None, scheduler=None, progress: Progres
         elif progress:
             progress(step, spec.units, spec.units)
     else:
+        if root.is_symlink() or root.exists() and (not root.is_dir() or any(root.iterdir())):
+            raise ValueError(f"{root} is not a run of the almanac's: remove it, or choose "
+                             f"another --out")
         root.parent.mkdir(parents=True, exist_ok=True)
         with Run.create(root, spec) as run:
             store_batches(run, workers, scheduler, show)
