@@ -111,3 +111,18 @@ def test_the_almanac_advises_no_option_it_lacks(tmp_path, monkeypatch):
     assert "--out" in str(e.value)
     assert "--resume" not in str(e.value) and "--overwrite" not in str(e.value)
     assert (root / "junk").read_text() == "mine"
+
+
+@pytest.mark.parametrize("extra, needle", [([], "already exists"),
+                                           (["--overwrite"], "not a scopa-sim run")])
+def test_simulate_into_a_folder_not_its_own_is_refused_before_workers_start(
+        tmp_path, monkeypatch, extra, needle):
+    def fail(*args, **kwargs):
+        raise AssertionError("workers started before the refusal")
+    monkeypatch.setattr("scopa_sim.runs.executors.executor", fail)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    before = tree(tmp_path)
+    assert_error(cli("simulate", "--rounds", 100, "--out", tmp_path / "mine", "--quiet", *extra),
+                 str(tmp_path / "mine"), needle)
+    assert tree(tmp_path) == before

@@ -75,7 +75,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
     from ..runs.plan import RunSpec
     from ..runs.runner import warm_kernels
     from ..runs.sources import open_to_resume
-    from ..runs.store import Run
+    from ..runs.store import Run, claimable
     scheduler = where(scheduler, cluster)
     if resume_dir is not None:
         given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTIONS
@@ -95,6 +95,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
                             keep_taken=keep_taken)
         out_dir = out_dir or default_out(spec)
         outside_runs(out_dir, itself=False)
+        claimable(out_dir, overwrite)               # before the workers start, as is the rest
         check_writable(out_dir, folder=True)
         run = None
     with executor(workers, scheduler, setup=warm_kernels) as ex:    # reached before any write

@@ -556,10 +556,12 @@ def _parts_in(folder: Path, n_batches: int) -> tuple[dict[int, Path], list[Path]
     return parts, temporaries
 
 
-def _claim(root: Path, overwrite: bool) -> int:
-    """Make `root` ready for a new run and take its lock: a new or empty
-    folder, or (with `overwrite`) a run folder whose run files are removed,
-    after checking it holds nothing else; a writer at work is named first."""
+def claimable(root: str | Path, overwrite: bool) -> bool:
+    """Whether a new run in `root` replaces one (StoreError if it may not):
+    `root` must be a new or empty folder, or with `overwrite` a run folder
+    holding nothing else (a run being written is found when it is claimed).
+    Changes nothing: a command asks before its work starts."""
+    root = Path(root)
     if root.is_symlink():
         raise StoreError(f"{root} is a symbolic link: give the folder it points to")
     if root.exists() and not root.is_dir():
@@ -568,9 +570,18 @@ def _claim(root: Path, overwrite: bool) -> int:
     if replacing and not overwrite:
         raise StoreError(f"{root} already exists: choose another --out, --resume it, "
                          f"or pass --overwrite")
+    if replacing and not (root / LOCK).is_file():
+        _run_files(root)                        # refuses anything not a run
+    return replacing
+
+
+def _claim(root: Path, overwrite: bool) -> int:
+    """Make `root` ready for a new run and take its lock: a new or empty
+    folder, or (with `overwrite`) a run folder whose run files are removed,
+    after checking it holds nothing else (`claimable`); a writer at work is
+    named first."""
+    replacing = claimable(root, overwrite)
     if not (root / LOCK).is_file():
-        if replacing:
-            _run_files(root)                    # refuses anything not a run, before writing
         try:
             root.mkdir(parents=True, exist_ok=True)
         except OSError as e:
