@@ -419,7 +419,7 @@ def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]
         if not len(col):
             continue
         if name in labels:
-            seen = set(col.cast(pa.string()).unique().to_pylist()) - {labels[name]}
+            seen = _labels_used(col) - {labels[name]}
             if seen:
                 return f"column {name} holds {sorted(seen)[0]!r}, not {labels[name]!r}"
             continue
@@ -430,6 +430,15 @@ def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]
             value = found["min"] if found["min"] < low else found["max"]
             return f"column {name} holds {value}, not {span}"
     return None
+
+
+def _labels_used(col: pa.ChunkedArray) -> set:
+    """The texts a label column holds: its dictionaries' entries its indices
+    use (not every row cast to text, which costs a read as much again)."""
+    if not pa.types.is_dictionary(col.type):
+        return set(col.cast(pa.string()).unique().to_pylist())
+    return {text for chunk in col.chunks
+            for text in chunk.dictionary.take(pc.unique(chunk.indices)).to_pylist()}
 
 
 def _first_line(e: BaseException) -> str:
