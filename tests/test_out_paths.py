@@ -126,3 +126,9 @@ def test_simulate_into_a_folder_not_its_own_is_refused_before_workers_start(
     assert_error(cli("simulate", "--rounds", 100, "--out", tmp_path / "mine", "--quiet", *extra),
                  str(tmp_path / "mine"), needle)
     assert tree(tmp_path) == before
+
+
+def test_play_advises_its_own_record_option(made):
+    result = cli("play", "--record", made / "game.scopa")
+    assert_error(result, "inside the scopa-sim run", "--record")
+    assert "--out" not in result.stderr

@@ -254,12 +254,12 @@ def check_writable(path, folder: bool = False) -> None:
                          f"({e.strerror or e})") from None
 
 
-def outside_runs(path, itself: bool = True) -> None:
+def outside_runs(path, itself: bool = True, option: str = "--out") -> None:
     """Refuse, before any work, an output inside a scopa-sim run folder
     (one holding a manifest and a rounds folder): a file there makes the run
     a folder that is not only a run, a folder there a stray in its tables.
     The folders above `path` are looked at as written and with links
-    resolved; with `itself`, `path` too."""
+    resolved; with `itself`, `path` too. The error advises `option`."""
 
     from ..runs.store import MANIFEST
     given, path = path, Path(os.path.abspath(Path(path).expanduser()))
@@ -272,5 +272,5 @@ def outside_runs(path, itself: bool = True) -> None:
     for folder in seen:
         if (folder / MANIFEST).is_file() and (folder / "rounds").is_dir():
             raise ValueError(f"{given} is inside the scopa-sim run {folder}: writing there "
-                             f"breaks the run; choose an --out outside it")
+                             f"breaks the run; choose a place outside it for {option}")
 

@@ -105,7 +105,7 @@ def record_path(path: Path | None, seed: int, overwrite: bool) -> Path:
     """Where the record goes, checked before the game: not a folder, not a
     file that exists (unless `overwrite`), not inside a run."""
     path = path or Path(f"game-{seed}.scopa")
-    outside_runs(path)
+    outside_runs(path, option="--record")
     check_writable(path)
     if not overwrite and (path.exists() or path.is_symlink()):
         raise ValueError(f"{path} already exists: choose another --record, or pass --overwrite")
