@@ -114,3 +114,14 @@ def test_whole_runs_read_as_before(run, games):
     assert len(Run.open(run).read(columns=["dealer"])) == 4_000
     df = Run.open(games).read()
     assert len(Run.open(games).read("games")) == 400 and len(df) > 400
+
+
+def test_a_round_repeated_within_a_part_is_refused(run):
+    def repeat_one(c):
+        rounds = c.to_numpy().copy()
+        rounds[5] = rounds[4]
+        return pa.array(rounds)
+    rewrite_part(run / "rounds" / "part-000001.parquet", column("round", repeat_one))
+    rehash(run, "rounds/part-000001.parquet")
+    assert_error(cli("ask", run, "dealer == 0"), "rounds/part-000001.parquet",
+                 "repeated or out of order")

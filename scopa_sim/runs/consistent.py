@@ -61,9 +61,10 @@ def bad_index(cols: dict, first: int, n: int, games: bool, table: str) -> tuple[
     if table == "games" or not games:
         if len(units) == n and np.array_equal(units, np.arange(first, first + n)):
             return None
-        start = int(units[0])
-        return (f"{unit}s {start:,}..{int(units[-1]):,}, not its batch's {first:,}.."
-                f"{first + n - 1:,}", start)
+        start, end = int(units[0]), int(units[-1])
+        if (start, end) == (first, first + n - 1):
+            return (f"{unit}s {first:,}..{end:,} with some repeated or out of order", -1)
+        return f"{unit}s {start:,}..{end:,}, not its batch's {first:,}..{first + n - 1:,}", start
     step = np.diff(units)
     rounds = cols["round"].astype(np.int64, copy=False)
     new = np.concatenate(([True], step != 0))
