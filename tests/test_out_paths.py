@@ -132,3 +132,12 @@ def test_play_advises_its_own_record_option(made):
     result = cli("play", "--record", made / "game.scopa")
     assert_error(result, "inside the scopa-sim run", "--record")
     assert "--out" not in result.stderr
+
+
+def test_trains_files_are_named_as_themselves_when_a_write_fails(tmp_path):
+    from scopa_sim.study.train import _atomic
+    (tmp_path / "curve.csv").mkdir()                 # os.replace onto a folder fails
+    with pytest.raises(OSError) as e:
+        _atomic(tmp_path / "curve.csv", b"x")
+    assert e.value.filename == str(tmp_path / "curve.csv")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve.csv"]      # no temporary left

@@ -270,7 +270,11 @@ def outside_runs(path, itself: bool = True, option: str = "--out") -> None:
     except (OSError, RuntimeError):              # a loop of links: the folders as written
         pass
     for folder in seen:
-        if (folder / MANIFEST).is_file() and (folder / "rounds").is_dir():
+        try:
+            inside = (folder / MANIFEST).is_file() and (folder / "rounds").is_dir()
+        except OSError as e:                      # a name too long: named as given
+            raise ValueError(f"cannot write {given}: {e.strerror or e}") from None
+        if inside:
             raise ValueError(f"{given} is inside the scopa-sim run {folder}: writing there "
                              f"breaks the run; choose a place outside it for {option}")
 
