@@ -125,3 +125,37 @@ def test_a_round_repeated_within_a_part_is_refused(run):
     rehash(run, "rounds/part-000001.parquet")
     assert_error(cli("ask", run, "dealer == 0"), "rounds/part-000001.parquet",
                  "repeated or out of order")
+
+
+def games_column(root, name: str, values, part: int = 2) -> None:
+    path = root / "games" / f"part-{part:06d}.parquet"
+    rewrite_part(path, column(name, values))
+    rehash(root, f"games/part-{part:06d}.parquet")
+
+
+@pytest.mark.parametrize("name, needles", [
+    ("rounds", ["games/part-000002.parquet does not add up to rounds/part-000002.parquet"]),
+    ("score_1", ["does not add up to rounds/part-000002"]),
+    ("first_dealer", ["first_dealer is not the seat game % players"]),
+])
+def test_a_games_table_that_is_not_its_rounds_is_refused(games, name, needles):
+    plus = {"rounds": lambda c: pc.cast(pc.add(c, 1), pa.int16()),
+            "score_1": lambda c: pc.cast(pc.add(c, 1), pa.int16()),
+            "first_dealer": lambda c: pc.cast(pc.subtract(pa.scalar(1, pa.int8()), c),
+                                              pa.int8())}[name]
+    games_column(games, name, plus)
+    if name == "score_1":          # the winner still the top score's side: a tie moved up
+        games_column(games, "score_0", lambda c: pc.cast(pc.add(c, 1), pa.int16()))
+    assert_error(cli("report", games, "--quiet"), str(games), *needles)
+    with pytest.raises(StoreError, match="part-000002"):
+        Run.open(games).read("games")              # the games table alone: its rounds read too
+
+
+@pytest.mark.parametrize("root", ["run", "games"])
+def test_a_dealer_that_is_not_the_deals_is_refused(run, games, root):
+    root = {"run": run, "games": games}[root]
+    rewrite_part(root / "rounds" / "part-000001.parquet",
+                 column("dealer", lambda c: pc.cast(pc.subtract(pa.scalar(1, pa.int8()), c),
+                                                    pa.int8())))
+    rehash(root, "rounds/part-000001.parquet")
+    assert_error(cli("ask", root, "dealer == 0"), "part-000001", "dealer is not the seat")

@@ -1,6 +1,6 @@
 """Whether a part's rows agree with each other and with its batch: cheap
-checks on columns already in memory (numpy, no loop over rows), made by
-the store as it reads a part (`store.Run._table`).
+checks on columns in memory (numpy, no loop over rows), made by the store
+as it reads a part (`store.Run._table`).
 
     index     a rounds run's part b holds rounds first..first+n-1 of its
               batch (`RunSpec.batch_range`), in order; a games run's holds
@@ -11,43 +11,50 @@ the store as it reads a part (`store.Run._table`).
               most cards, coins, primiera, settebello, and re bello and
               napola when the rules have them: `schema.categories`).
     score     in a run of games, each round's score is its side's points in
-              the game so far; the games table's winner has the top score.
+              the game so far; each game in the games table has its rounds'
+              count and last scores (`game_ends`), the top score's side as
+              winner.
+    dealer    round u of a rounds run is dealt by seat u % players; round r
+              of game g by seat (g + r) % players (the deal passes on).
 
 To check what a read uses, the store reads with it the columns these
-checks need (`needed`): the index always (delta-encoded: next to free),
-and a side's points group whenever any column of it is read.
+checks need (`needed`): the index always (delta-encoded: next to free), in
+a run of games the scores too, a side's points with all its categories
+whenever any of them is read, and the games table whole (it is small).
 """
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 
 from ..engine import schema
 
 
-def index_columns(games: bool, table: str) -> list[str]:
-    """The columns that number a table's rows."""
+def always(rules, games: bool, table: str) -> list[str]:
+    """The columns read with every read of a table: its index, and in a run
+    of games the rounds' scores (for `game_ends`) and the whole games table."""
     if table == "games":
-        return ["game"]
-    return ["game", "round"] if games else ["round"]
+        return list(schema.game_fields(rules))
+    if not games:
+        return ["round"]
+    return ["game", "round", *(f"score_{t}" for t in range(rules.n_sides))]
 
 
-def points_groups(rules, games: bool, table: str) -> list[list[str]]:
-    """The columns that must agree with each other, one group per side: its
-    categories and points (with games, its running score); in the games
-    table, the winner and the final scores."""
-    n = rules.n_sides
-    if table == "games":
-        return [["winner", *(f"score_{t}" for t in range(n))]]
+def points_groups(rules, games: bool) -> list[list[str]]:
+    """The rounds table's columns that must agree, one group per side: its
+    categories, then its points (with games, then its running score)."""
     names = [name for name, _ in schema.categories(rules)] + (["score"] if games else [])
-    return [[f"{name}_{t}" for name in names] for t in range(n)]
+    return [[f"{name}_{t}" for name in names] for t in range(rules.n_sides)]
 
 
 def needed(rules, games: bool, table: str, names: list[str]) -> list[str]:
     """The columns to read with `names` so that the checks can be made."""
-    extra = list(index_columns(games, table))
-    for group in points_groups(rules, games, table):
-        if any(c in group for c in names):
-            extra += group
+    extra = always(rules, games, table)
+    if table == "rounds":
+        for group in points_groups(rules, games):
+            if any(c in group for c in names):
+                extra += group
     return [c for c in dict.fromkeys(extra) if c not in names]
 
 
@@ -65,53 +72,86 @@ def bad_index(cols: dict, first: int, n: int, games: bool, table: str) -> tuple[
         if (start, end) == (first, first + n - 1):
             return (f"{unit}s {first:,}..{end:,} with some repeated or out of order", -1)
         return f"{unit}s {start:,}..{end:,}, not its batch's {first:,}..{first + n - 1:,}", start
-    step = np.diff(units)
-    rounds = cols["round"].astype(np.int64, copy=False)
-    new = np.concatenate(([True], step != 0))
-    ok = (units[0] == first and units[-1] == first + n - 1 and ((step == 0) | (step == 1)).all()
-          and (rounds[new] == 0).all() and (np.diff(rounds)[~new[1:]] == 1).all())
+    rounds = cols["round"]
+    new = rounds == 0                    # a game's first round: the game one more, else the same
+    ok = (new[0] and units[0] == first and np.count_nonzero(new) == n
+          and np.array_equal(np.diff(units), new[1:])
+          and np.array_equal(np.diff(rounds) == 1, ~new[1:]))
     if ok:
         return None
     return (f"(game, round) pairs of games {int(units[0]):,}..{int(units[-1]):,}, not its "
             f"batch's games {first:,}..{first + n - 1:,} each from round 0", int(units[0]))
 
 
-def bad_points(cols: dict, rules, games: bool, table: str) -> str | None:
-    """What is wrong with the points read, in words (None: nothing)."""
-    groups = [g for g in points_groups(rules, games, table) if all(c in cols for c in g)]
+def bad_rows(cols: dict, rules, games: bool, table: str) -> str | None:
+    """What is wrong with the rows read, in words (None: nothing); the rows
+    are in their batch's order (`bad_index` first)."""
     if table == "games":
-        return _bad_winner(cols, groups[0]) if groups else None
-    for group in groups:
+        return _bad_games(cols, rules)
+    new = cols["round"] == 0 if games else None
+    why = _bad_dealer(cols, rules.players, new)
+    for group in points_groups(rules, games):
+        if why or not all(c in cols for c in group):
+            continue
         *cats, points = [c for c in group if not c.startswith("score_")]
         total = cols[cats[0]].astype(np.int32)
         for c in cats[1:]:
             np.add(total, cols[c], out=total)
         if not np.array_equal(total, cols[points]):
-            return (f"{np.count_nonzero(total != cols[points]):,} rows whose {points} is not "
-                    f"the sum of {', '.join(cats)}")
-        if games:
-            why = _bad_score(cols, points, group[-1])
-            if why:
-                return why
+            why = (f"{np.count_nonzero(total != cols[points]):,} rows whose {points} is not "
+                   f"the sum of {', '.join(cats)}")
+        elif games:
+            why = _bad_score(cols, points, group[-1], new)
+    return why
+
+
+def game_ends(cols: dict, n_sides: int, table: str) -> bytes:
+    """The sha256 of each game's rounds and final scores: from a games run's
+    rounds part, or its games table (the same if they agree)."""
+    scores = [f"score_{t}" for t in range(n_sides)]
+    if table == "games":
+        ends = np.stack([cols[c].astype(np.int64) for c in ["rounds", *scores]])
+    else:
+        last = np.append(np.flatnonzero(cols["round"][1:] == 0), len(cols["round"]) - 1)
+        ends = np.stack([cols[c][last].astype(np.int64) + (c == "round")
+                         for c in ["round", *scores]])
+    return hashlib.sha256(ends.tobytes()).digest()
+
+
+def _bad_dealer(cols: dict, players: int, new: np.ndarray | None) -> str | None:
+    """Whether each dealer is the seat after the last round's (`new`: the
+    rows that start a game), and each game's (run's) first the seat game
+    (round) % players: no modulo over every row."""
+    if "dealer" not in cols:
+        return None
+    dealer = cols["dealer"]
+    step = np.diff(dealer)
+    passes = (step == 1) | (step == 1 - players)
+    if new is None:
+        ok = passes.all() and dealer[0] == cols["round"][0] % players
+        how = "round % players"
+    else:
+        starts = np.flatnonzero(new)
+        ok = ((passes | new[1:]).all()
+              and np.array_equal(dealer[starts], cols["game"][starts] % players))
+        how = "(game + round) % players"
+    return None if ok else f"rows whose dealer is not the seat {how}"
+
+
+def _bad_games(cols: dict, rules) -> str | None:
+    scores = np.stack([cols[f"score_{t}"] for t in range(rules.n_sides)], 1)
+    wrong = np.count_nonzero(scores.argmax(1) != cols["winner"])
+    if wrong:
+        return f"{wrong:,} games whose winner is not the side with the top score"
+    wrong = np.count_nonzero(cols["game"] % rules.players != cols["first_dealer"])
+    if wrong:
+        return f"{wrong:,} games whose first_dealer is not the seat game % players"
     return None
 
 
-def _bad_score(cols: dict, points: str, score: str) -> str | None:
-    """Whether each round's score is the game's points so far (the rows in
-    game order: `bad_index` first)."""
-    so_far = np.cumsum(cols[points], dtype=np.int64)
-    new = np.flatnonzero(cols["round"] == 0)
-    before = np.concatenate(([0], so_far))[new]               # points before each game
-    starts = np.repeat(before, np.diff(np.append(new, len(so_far))))
-    wrong = np.flatnonzero(so_far - starts != cols[score])
-    if len(wrong):
-        return f"{len(wrong):,} rounds whose {score} is not the game's {points} so far"
-    return None
-
-
-def _bad_winner(cols: dict, group: list[str]) -> str | None:
-    scores = np.stack([cols[c] for c in group[1:]], 1)
-    wrong = np.flatnonzero(scores.argmax(1) != cols["winner"])
-    if len(wrong):
-        return f"{len(wrong):,} games whose winner is not the side with the top score"
-    return None
+def _bad_score(cols: dict, points: str, score: str, new: np.ndarray) -> str | None:
+    """Whether each round's score is the game's points so far: its points
+    plus the score before (none at a game's first round, `new`)."""
+    before = cols[score].astype(np.int32) - cols[points]
+    ok = before[0] == 0 and np.array_equal(np.where(new[1:], 0, cols[score][:-1]), before[1:])
+    return None if ok else f"rounds whose {score} is not the game's {points} so far"

@@ -85,6 +85,7 @@ class Run:
         self._lock = lock
         self._dirty, self._saved = False, time.monotonic()
         self._columns = {t: expected_columns(stored, t) for t in self.tables}
+        self._ends: dict[int, bytes] = {}   # batch -> its games' rounds and scores (`consistent`)
         self._done = self._verify()
 
     # -- opening ----------------------------------------------------------
@@ -295,10 +296,25 @@ class Run:
                       if other != b and other in self._done else "")
             raise StoreError(f"{self.root}: {table}/{path.name} holds {what}{copied}: "
                              f"{self.repair()}")
-        why = consistent.bad_points(cols, self.spec.rules, self.spec.games, table)
+        why = consistent.bad_rows(cols, self.spec.rules, self.spec.games, table)
         if why:
             raise StoreError(f"{path} is not a part this run can read ({why}): "
                              f"{self.repair()}")
+        if self.spec.games:
+            self._check_games(table, b, consistent.game_ends(cols, self.spec.rules.n_sides, table))
+
+    def _check_games(self, table: str, b: int, ends: bytes) -> None:
+        """Refuse a games part whose games' rounds and final scores are not
+        those of the rounds part beside it (read for it, if not yet read)."""
+        if table == "rounds":
+            self._ends[b] = ends
+            return
+        if b not in self._ends:
+            self._table("rounds", b, [])
+        if self._ends[b] != ends:
+            raise StoreError(f"{self.root}: games/{part_name(b)} does not add up to "
+                             f"rounds/{part_name(b)} (its games' rounds or final scores are "
+                             f"not theirs): {self.repair()}")
 
     # -- writing ----------------------------------------------------------
     def save_manifest(self) -> None:
