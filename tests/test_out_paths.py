@@ -141,3 +141,12 @@ def test_trains_files_are_named_as_themselves_when_a_write_fails(tmp_path):
         _atomic(tmp_path / "curve.csv", b"x")
     assert e.value.filename == str(tmp_path / "curve.csv")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["curve.csv"]      # no temporary left
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_an_out_inside_a_run_is_refused_before_any_work(run, command, nothing_done):
+    before = tree(run)
+    args = words(command, run, str(run / "sub" / "x"))
+    assert_error(cli(*args), "inside the scopa-sim run", "--record" if command == "play"
+                 else "--out")
+    assert tree(run) == before

@@ -202,11 +202,24 @@ OVERWRITE = click.option("--overwrite", is_flag=True,
                          help="Replace --out files that exist (refused otherwise).")
 
 
-def new_files(paths, overwrite: bool) -> None:
+def check_out(paths, overwrite: bool | None = None, folder: bool = False,
+              option: str = "--out") -> None:
+    """Every command's check of where it writes, before any work: each path
+    outside any run (`outside_runs`), writable (`check_writable`), and new
+    unless `overwrite` (`new_files`; None: the command checks that itself).
+    Errors name the path as given and advise `option`."""
+    for path in paths:
+        outside_runs(path, option=option)
+        check_writable(path, folder)
+    if overwrite is not None:
+        new_files(paths, overwrite, option)
+
+
+def new_files(paths, overwrite: bool, option: str = "--out") -> None:
     """Refuse, before any work, output files that exist, unless `overwrite`."""
     for path in map(Path, paths):
         if not overwrite and (path.exists() or path.is_symlink()):
-            raise ValueError(f"{path} already exists: choose another --out, or pass "
+            raise ValueError(f"{path} already exists: choose another {option}, or pass "
                              f"--overwrite")
 
 

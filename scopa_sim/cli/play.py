@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
-from .options import (Interrupted, OutPath, check_writable, outside_runs, parse_rules, parse_seed,
-                      results, rules_options, seed_option)
+from .options import (check_out, Interrupted, OutPath, parse_rules, parse_seed, results,
+                      rules_options, seed_option)
 from .records import review as review_command
 
 QUIT = {"quit", "q", "exit"}
@@ -105,10 +105,7 @@ def record_path(path: Path | None, seed: int, overwrite: bool) -> Path:
     """Where the record goes, checked before the game: not a folder, not a
     file that exists (unless `overwrite`), not inside a run."""
     path = path or Path(f"game-{seed}.scopa")
-    outside_runs(path, option="--record")
-    check_writable(path)
-    if not overwrite and (path.exists() or path.is_symlink()):
-        raise ValueError(f"{path} already exists: choose another --record, or pass --overwrite")
+    check_out([path], overwrite, option="--record")
     return path
 
 

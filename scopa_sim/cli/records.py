@@ -9,9 +9,9 @@ import click
 
 from ..defaults import (DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS, REVIEW_STRATEGY,
                         THRESHOLDS)
-from .options import (FORMAT, OVERWRITE, QUIET, OutPath, check_writable, cluster_options,
-                      compile_note, emit, new_files, note, outside_runs, parse_seed, progress,
-                      results, seed_option, where, workers_option)
+from .options import (FORMAT, OVERWRITE, QUIET, check_out, cluster_options, compile_note, emit,
+                      note, OutPath, parse_seed, progress, results, seed_option, where,
+                      workers_option)
 
 
 
@@ -51,9 +51,7 @@ def record(source, game, round_, names, strategy_files, out, overwrite, fmt=None
     # imported when the command runs: help and listings stay light
     from ..engine.records import read_record
     if out is not None:
-        outside_runs(out)
-        check_writable(out)
-        new_files([out], overwrite)
+        check_out([out], overwrite)
     seat_names = [n.strip() for n in names.split(",")] if names else None
     if source.is_dir():
         from ..runs.export import from_run         # the store (pyarrow): only for a run
@@ -193,10 +191,8 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
     from ..study.advise import rollout_strategy, self_play
     from ..study.review import review as run_review
     if out is not None:
-        outside_runs(out)
         review_page.check_path(out)
-        check_writable(out)
-        new_files([out], overwrite)
+        check_out([out], overwrite)
     game = read_record(record_path)
     plays = sum(len(r.moves) for r in game.rounds)
     baseline = self_play(rollout_strategy(strategy))         # the kernel a review runs first

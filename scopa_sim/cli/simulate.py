@@ -10,9 +10,9 @@ from pathlib import Path
 import click
 
 from ..defaults import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
-from .options import (Interrupted, OutPath, check_writable, cluster_options, compile_note, note,
-                      out, outside_runs, parse_rules, parse_seed, progress, results, rules_options,
-                      seed_option, where, workers_option)
+from .options import (check_writable, cluster_options, compile_note, Interrupted, note, out,
+                      OutPath, outside_runs, parse_rules, parse_seed, progress, results,
+                      rules_options, seed_option, where, workers_option)
 
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
                "batch_size", "overwrite", "keep_taken")   # fixed by the run: not with --resume

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .options import (QUIET, OutPath, check_writable, note, parse_seed, progress, results,
+from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, results,
                       workers_option)
 
 
@@ -52,7 +52,7 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
       scopa-sim train --out s3 --preset scopa-3 --hours 1
       scopa-sim simulate --strategies net:weights=mynet/net.npz,endgame
     """
-    check_writable(out_dir, folder=True)
+    check_out([out_dir], folder=True)
     # imported when the command runs: help and listings stay light
     from ..study.train import Settings, train as run
     settings = None
