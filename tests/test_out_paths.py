@@ -150,3 +150,15 @@ def test_an_out_inside_a_run_is_refused_before_any_work(run, command, nothing_do
     assert_error(cli(*args), "inside the scopa-sim run", "--record" if command == "play"
                  else "--out")
     assert tree(run) == before
+
+
+@pytest.mark.parametrize("command", [c for c, (_, folder) in COMMANDS.items() if not folder])
+def test_overwrite_never_writes_through_a_link(made, command, nothing_done, tmp_path,
+                                               monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("precious").write_text("mine")
+    args = words(command, made, "link")
+    given = next(str(a) for a in args if str(a).startswith("link"))
+    Path(given).symlink_to(tmp_path / "precious")
+    assert_error(cli(*args, "--overwrite"), given, "symbolic link")
+    assert Path("precious").read_text() == "mine" and Path(given).is_symlink()

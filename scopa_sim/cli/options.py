@@ -216,8 +216,13 @@ def check_out(paths, overwrite: bool | None = None, folder: bool = False,
 
 
 def new_files(paths, overwrite: bool, option: str = "--out") -> None:
-    """Refuse, before any work, output files that exist, unless `overwrite`."""
+    """Refuse, before any work, output files that exist, unless `overwrite`;
+    a symbolic link always (writing through it would change the file it
+    points to, replacing it would not write where the user meant)."""
     for path in map(Path, paths):
+        if overwrite and path.is_symlink():
+            raise ValueError(f"{path} is a symbolic link: give the file it points to, or "
+                             f"choose another {option}")
         if not overwrite and (path.exists() or path.is_symlink()):
             raise ValueError(f"{path} already exists: choose another {option}, or pass "
                              f"--overwrite")
