@@ -162,3 +162,19 @@ def test_overwrite_never_writes_through_a_link(made, command, nothing_done, tmp_
     Path(given).symlink_to(tmp_path / "precious")
     assert_error(cli(*args, "--overwrite"), given, "symbolic link")
     assert Path("precious").read_text() == "mine" and Path(given).is_symlink()
+
+
+def test_a_damaged_almanac_run_advises_the_almanac_again(made, tmp_path):
+    import shutil
+
+    from scopa_sim.runs.plan import RunSpec
+    from scopa_sim.runs.store import StoreError
+    from scopa_sim.study import almanac
+    root = tmp_path / "alm" / "runs" / "r"
+    shutil.copytree(made, root)
+    (root / "rounds" / "part-000001.parquet").write_bytes(b"damaged")
+    spec = RunSpec.make(rounds=4_000, strategies="random,greedy", seed=3, batch_size=1_000)
+    run = almanac.ensure_run(root, spec)           # finished: opened, read when its section is
+    with pytest.raises(StoreError) as e:
+        run.read(columns=["dealer"])
+    assert "run the almanac again" in str(e.value) and "--resume" not in str(e.value)

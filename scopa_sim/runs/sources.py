@@ -58,15 +58,16 @@ def parse_files(values, stored: StoredSpec) -> dict[str, str]:
     return out
 
 
-def open_to_resume(root, strategy_files=()) -> Run:
+def open_to_resume(root, strategy_files=(), finish_with: str | None = None) -> Run:
     """The interrupted run in `root`, opened to be finished: its lock taken,
     its parts checked (`Run.open` with `write`), then its user strategies
     loaded from `strategy_files`, {TEXT: PATH} or "TEXT=PATH" strings (TEXT
     as the run records it, as `--strategy-file`), each refused before any
-    of it runs unless its sha256 is the run's (`runnable`)."""
+    of it runs unless its sha256 is the run's (`runnable`); `finish_with` as
+    `Run.open`'s."""
     if isinstance(strategy_files, dict):
         strategy_files = [f"{text}={path}" for text, path in strategy_files.items()]
-    run = Run.open(root, write=True)
+    run = Run.open(root, write=True, finish_with=finish_with)
     try:
         run.spec = runnable(run.stored, run.root, parse_files(list(strategy_files or ()),
                                                               run.stored))

@@ -78,8 +78,10 @@ class Run:
     is always the StoredSpec, whose JSON every part carries (`meta`)."""
 
     def __init__(self, root: Path, spec, stored: StoredSpec, manifest: dict,
-                 lock: int | None = None):
+                 lock: int | None = None, finish_with: str | None = None):
         self.root, self.spec, self.stored, self.manifest = Path(root), spec, stored, manifest
+        self.finish_with = (finish_with
+                            or f"finish the run with: scopa-sim simulate --resume {self.root}")
         self.meta = json.dumps(stored.as_dict(), sort_keys=True).encode()
         self._hashes = manifest.get(HASHES) if stored.format >= 2 else None   # None: format 1
         self._lock = lock
@@ -118,16 +120,19 @@ class Run:
         return run
 
     @classmethod
-    def open(cls, root: str | Path, write: bool = False) -> Run:
+    def open(cls, root: str | Path, write: bool = False,
+             finish_with: str | None = None) -> Run:
         """The run in `root`, its files checked against its manifest. Nothing
         it names is loaded. With `write` (to resume it): the folder's lock is
         taken and every part's bytes are checked against their sha256; its
         spec stays the stored one (strategies as labels) until
-        `sources.open_to_resume` loads its user strategies."""
+        `sources.open_to_resume` loads its user strategies. `finish_with`: how to
+        finish the run, which its errors advise after "delete it and"
+        (default: with `simulate --resume`; the almanac's: run it again)."""
         root = Path(root)
         stored, manifest = _read_manifest(root)
         if not write:
-            run = cls(root, stored, stored, manifest)
+            run = cls(root, stored, stored, manifest, finish_with=finish_with)
             if run._hashes is None:
                 warnings.warn(run.legacy_note(), StoreWarning, stacklevel=2)
             return run
@@ -139,7 +144,7 @@ class Run:
                              f"but not resumed; simulate it again")
         lock = _lock(root)
         try:
-            run = cls(root, stored, stored, manifest, lock)
+            run = cls(root, stored, stored, manifest, lock, finish_with)
             for b in run.done_batches():             # data first: no code for a broken run
                 for table in run.tables:
                     run._part(table, b)
@@ -175,7 +180,7 @@ class Run:
         """What to do about a bad part (in every error naming one)."""
         if self._hashes is None:
             return "delete it, or simulate the run again"
-        return f"delete it and finish the run with: scopa-sim simulate --resume {self.root}"
+        return f"delete it and {self.finish_with}"
 
     def _verify(self) -> set[int]:
         """The finished batches, after checking that every file under
