@@ -18,9 +18,10 @@ as it reads a part (`store.Run._table`).
               of game g by seat (g + r) % players (the deal passes on).
 
 To check what a read uses, the store reads with it the columns these
-checks need (`needed`): the index always (delta-encoded: next to free), in
-a run of games the scores too, a side's points with all its categories
-whenever any of them is read, and the games table whole (it is small).
+checks need (`needed`): the index always (delta-encoded: next to free), a
+side's points with all its categories whenever any of them is read, and
+the games table whole (it is small), with its rounds part's scores if the
+read has not read them yet.
 """
 from __future__ import annotations
 
@@ -32,13 +33,16 @@ from ..engine import schema
 
 
 def always(rules, games: bool, table: str) -> list[str]:
-    """The columns read with every read of a table: its index, and in a run
-    of games the rounds' scores (for `game_ends`) and the whole games table."""
+    """The columns read with every read of a table: its index, and the whole
+    games table (it is small)."""
     if table == "games":
         return list(schema.game_fields(rules))
-    if not games:
-        return ["round"]
-    return ["game", "round", *(f"score_{t}" for t in range(rules.n_sides))]
+    return ["game", "round"] if games else ["round"]
+
+
+def scores(rules) -> list[str]:
+    """The rounds table's scores, of a run of games (for `game_ends`)."""
+    return [f"score_{t}" for t in range(rules.n_sides)]
 
 
 def points_groups(rules, games: bool) -> list[list[str]]:
@@ -48,10 +52,11 @@ def points_groups(rules, games: bool) -> list[list[str]]:
     return [[f"{name}_{t}" for name in names] for t in range(rules.n_sides)]
 
 
-def needed(rules, games: bool, table: str, names: list[str]) -> list[str]:
-    """The columns to read with `names` so that the checks can be made."""
+def needed(rules, games: bool, table: str, names: list[str], widen: bool = True) -> list[str]:
+    """The columns to read with `names` so that the checks can be made
+    (without `widen`, no points group is added)."""
     extra = always(rules, games, table)
-    if table == "rounds":
+    if table == "rounds" and widen:
         for group in points_groups(rules, games):
             if any(c in group for c in names):
                 extra += group

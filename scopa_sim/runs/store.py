@@ -255,11 +255,13 @@ class Run:
             raise StoreError(f"{bad} ({_column_difference(found, want)}): {self.repair()}")
         return part
 
-    def _table(self, table: str, b: int, columns: list[str] | None = None) -> pa.Table:
+    def _table(self, table: str, b: int, columns: list[str] | None = None,
+               widen: bool = True) -> pa.Table:
         """Part b of a table, checked before any row is used (`_part`), then
         the values of the columns read: no nulls, numbers in their ranges
-        (`schema.Field.value_range`); and the labels (read always, they are
-        tiny) as the spec says."""
+        (`schema.Field.value_range`); the labels (read always, they are
+        tiny) as the spec says; and its rows (`_check_rows`, with the
+        columns their checks need; `widen`: a side's whole points group)."""
         part = self._part(table, b)
         path = self.root / table / part_name(b)
         bad = f"{path} is not a part this run can read"
@@ -269,7 +271,7 @@ class Run:
         if unknown:
             raise StoreError(f"{self.root} has no column {', '.join(unknown)} in its {table} table")
         labels = labels_of(self.stored)
-        checked = consistent.needed(self.spec.rules, self.spec.games, table, names)
+        checked = consistent.needed(self.spec.rules, self.spec.games, table, names, widen)
         try:
             out = part.read(columns=names + checked
                             + [c for c in want if c in labels and c not in names + checked])
@@ -306,17 +308,20 @@ class Run:
             raise StoreError(f"{path} is not a part this run can read ({why}): "
                              f"{self.repair()}")
         if self.spec.games:
-            self._check_games(table, b, consistent.game_ends(cols, self.spec.rules.n_sides, table))
+            self._check_games(table, b, cols)
 
-    def _check_games(self, table: str, b: int, ends: bytes) -> None:
+    def _check_games(self, table: str, b: int, cols: dict) -> None:
         """Refuse a games part whose games' rounds and final scores are not
-        those of the rounds part beside it (read for it, if not yet read)."""
+        those of the rounds part beside it (its scores read for it, if this
+        run has not read them yet)."""
+        scores = consistent.scores(self.spec.rules)
         if table == "rounds":
-            self._ends[b] = ends
+            if all(c in cols for c in scores):
+                self._ends[b] = consistent.game_ends(cols, self.spec.rules.n_sides, table)
             return
         if b not in self._ends:
-            self._table("rounds", b, [])
-        if self._ends[b] != ends:
+            self._table("rounds", b, scores, widen=False)
+        if self._ends[b] != consistent.game_ends(cols, self.spec.rules.n_sides, table):
             raise StoreError(f"{self.root}: games/{part_name(b)} does not add up to "
                              f"rounds/{part_name(b)} (its games' rounds or final scores are "
                              f"not theirs): {self.repair()}")
