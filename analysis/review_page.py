@@ -505,7 +505,7 @@ def write(df, path: str | Path, overwrite: bool = False) -> Path:
     path = Path(path)
     ext = check_path(path)
     if (path.exists() or path.is_symlink()) and not overwrite:
-        raise ValueError(f"{path} exists: use --overwrite")
+        raise ValueError(f"{path} exists: choose another --out, or pass --overwrite")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{path.suffix}")     # the extension names the format
     try:
@@ -514,6 +514,8 @@ def write(df, path: str | Path, overwrite: bool = False) -> Path:
         else:
             charts.save(chart(df), tmp)
         os.replace(tmp, path)
+    except OSError as e:                          # named as given, not as the temporary file
+        raise OSError(e.errno, e.strerror, str(path)) from None
     finally:                                      # Ctrl-C mid-write: no partial file stays
         tmp.unlink(missing_ok=True)
     return path

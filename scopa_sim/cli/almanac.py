@@ -6,14 +6,14 @@ from pathlib import Path
 
 import click
 
-from .options import (QUIET, cluster_options, note, outside_runs, parse_seed, progress, results,
-                      where, workers_option)
+from .options import (QUIET, check_out, cluster_options, note, OutPath, parse_seed, progress,
+                      results, where, workers_option)
 
 DEFAULT_SEED = 2026                 # = almanac.make's default (checked by a test)
 
 
 @click.command()
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
+@click.option("--out", "out_dir", type=OutPath(folder=True), required=True,
               help="Folder for ALMANAC.md, its charts, and its runs (runs/) and parts "
                    "(parts/); run again to resume.")
 @click.option("--quick", is_flag=True,
@@ -51,7 +51,7 @@ def almanac(out_dir, quick, seed, strategy, workers, scheduler, cluster, quiet):
     # imported when the command runs: help and listings stay light
     from ..study.almanac import make
     scheduler = where(scheduler, cluster)
-    outside_runs(out_dir)
+    check_out([out_dir], folder=True)
     seed = DEFAULT_SEED if seed is None else parse_seed(seed)
     bar = progress(quiet, "almanac", False)
     tasks: dict[str, int] = {}

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from .options import (OVERWRITE, new_files, FORMAT, QUIET, check_writable, emit, note, outside_runs, parse_rules,
-                      parse_seed, progress, rules_options, run_options, where)
+from .options import (FORMAT, OVERWRITE, QUIET, check_out, emit, new_files, note, OutPath,
+                      parse_rules, parse_seed, progress, rules_options, run_options, where)
 
 
 def _open(run_dir):
@@ -142,7 +142,7 @@ def _stats(run, quiet: bool, bootstrap: int = 200, values: bool = True) -> dict:
 
 @click.command()
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "out_file", type=OutPath(),
               help="Also write a report: FILE.md (charts as PNG beside it) or FILE.html "
                    "(charts embedded).")
 @OVERWRITE
@@ -172,8 +172,7 @@ def report(run_dir, out_file, overwrite, bootstrap, fmt, quiet):
         raise click.BadParameter(f"{str(out_file)!r} must end in .md or .html",
                                  param_hint="--out")
     if out_file is not None:
-        outside_runs(out_file)
-        check_writable(out_file)
+        check_out([out_file])
     run = _open(run_dir)
     if out_file is not None:
         # with the report's charts (matplotlib): only to write one
@@ -282,7 +281,7 @@ def ask(run_dir, event, given, table, fmt):
                    "convergence (estimate against rounds played), rounds (per game), values "
                    "(what each card is worth), heatmap (tournament), all (every chart of the "
                    "run). Default: winrates, or heatmap for a tournament.")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "out_file", type=OutPath(example="chart.png"),
               help="Chart file, .png, .svg or .pdf (default: <RUN name>-<kind>.png here). "
                    "With --kind all, one file per chart: <stem>-<kind><ext>.")
 @click.option("--strategies", "-s", help="heatmap without RUN: run a tournament of these "
@@ -312,21 +311,18 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
     from ..analysis.output import Section
     if out_file is not None:
         charts.check_format(out_file)
-        outside_runs(out_file)
-        check_writable(out_file)
+        check_out([out_file])
     if source is not None and source.suffix.lower() == ".json":
         if kind not in (None, "heatmap"):
             raise click.UsageError(f"{source} is a tournament: its chart is --kind heatmap")
         data = _tournament_json(source)
         jobs = [("heatmap", data, out_file or Path(source.stem + ".png"))]
-        outside_runs(jobs[0][2])
-        new_files([jobs[0][2]], overwrite)
+        check_out([jobs[0][2]], overwrite)
     elif source is None:
         if kind != "heatmap" or not strategies:
             raise click.UsageError("give a RUN folder (or a tournament's JSON), or "
                                    "--kind heatmap --strategies A,B,C to run a tournament")
-        outside_runs(out_file or Path("tournament.png"))
-        new_files([out_file or Path("tournament.png")], overwrite)
+        check_out([out_file or Path("tournament.png")], overwrite)
         # imported when the command runs: help and listings stay light
         from ..study.matches import tournament as run_tournament
         from ..engine.strategies import split_strategies
@@ -354,9 +350,7 @@ def plot(source, kind, out_file, strategies, deals, overwrite, rules_name, rule_
             paths = [base.with_name(f"{base.stem}-{k}{base.suffix}") for k in kinds]
         else:
             paths = [out_file or Path(f"{name}-{kinds[0]}.png")]
-        for path in paths:
-            outside_runs(path)
-        new_files(paths, overwrite)
+        check_out(paths, overwrite)
         st = _stats(run, quiet, bootstrap=0,               # no interval needed for charts
                     values="values" in kinds)
         jobs = [(k, st, path) for k, path in zip(kinds, paths)]
@@ -420,7 +414,7 @@ def _tournament_json(source: Path) -> dict:
               help="Rounds to simulate for the per-round score distribution.")
 @click.option("--bootstrap", type=click.IntRange(0, 10_000), default=200, show_default=True,
               help="Resamplings for the 95% intervals.")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "out_file", type=OutPath(example="chart.png"),
               help="Also draw the heat map of every score pair (.png, .svg or .pdf).")
 @OVERWRITE
 @rules_options
@@ -450,9 +444,7 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rule
     from ..analysis.views import odds_view
     if out_file is not None:
         charts.check_format(out_file)
-        outside_runs(out_file)
-        check_writable(out_file)
-        new_files([out_file], overwrite)
+        check_out([out_file], overwrite)
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, "odds") as bar:
         task = bar.add_task("", total=rounds, note="rounds")
@@ -473,7 +465,7 @@ def odds(score, dealer, strategies, rounds, bootstrap, out_file, overwrite, rule
 # ---- values ------------------------------------------------------------------------
 @click.command()
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
-@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--out", "out_file", type=OutPath(example="chart.png"),
               help="Also draw the suit x rank heat map and the hand-worth histogram "
                    "(.png, .svg or .pdf).")
 @click.option("--by", type=click.Choice(["hand", "taken"]), default="hand", show_default=True,
@@ -504,9 +496,7 @@ def values(run_dir, out_file, overwrite, fmt, quiet, by="hand"):
     from ..analysis.views import values_view
     if out_file is not None:
         charts.check_format(out_file)
-        outside_runs(out_file)
-        check_writable(out_file)
-        new_files([out_file], overwrite)
+        check_out([out_file], overwrite)
     run = _open(run_dir)
     with progress(quiet, "values") as bar:
         twice = by == "hand"
@@ -523,7 +513,7 @@ def values(run_dir, out_file, overwrite, fmt, quiet, by="hand"):
 # ---- deals -------------------------------------------------------------------------
 @click.command()
 @click.argument("run_dir", metavar="RUN", type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
+@click.option("--out", "out_dir", required=True, type=OutPath(folder=True),
               help="A new (or empty) folder for the Parquet files.")
 @QUIET
 def deals(run_dir, out_dir, quiet):
@@ -542,7 +532,7 @@ def deals(run_dir, out_dir, quiet):
     """
     # imported when the command runs: help and listings stay light
     from ..engine import deals as dealing
-    outside_runs(out_dir)                           # this run's folder, or any other run's
+    check_out([out_dir], folder=True)               # not in this run's folder, or any other run's
     run = _open(run_dir)
     with progress(quiet, "deals") as bar:
         task = bar.add_task("", total=len(run.done_batches()), note="batches")

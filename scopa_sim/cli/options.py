@@ -202,37 +202,82 @@ OVERWRITE = click.option("--overwrite", is_flag=True,
                          help="Replace --out files that exist (refused otherwise).")
 
 
-def new_files(paths, overwrite: bool) -> None:
-    """Refuse, before any work, output files that exist, unless `overwrite`."""
+def check_out(paths, overwrite: bool | None = None, folder: bool = False,
+              option: str = "--out") -> None:
+    """Every command's check of where it writes, before any work: each path
+    outside any run (`outside_runs`), writable (`check_writable`), and new
+    unless `overwrite` (`new_files`; None: the command checks that itself).
+    Errors name the path as given and advise `option`."""
+    for path in paths:
+        outside_runs(path, option=option)
+        check_writable(path, folder)
+    if overwrite is not None:
+        new_files(paths, overwrite, option)
+
+
+def new_files(paths, overwrite: bool, option: str = "--out") -> None:
+    """Refuse, before any work, output files that exist, unless `overwrite`;
+    a symbolic link always (writing through it would change the file it
+    points to, replacing it would not write where the user meant)."""
     for path in map(Path, paths):
+        if overwrite and path.is_symlink():
+            raise ValueError(f"{path} is a symbolic link: give the file it points to, or "
+                             f"choose another {option}")
         if not overwrite and (path.exists() or path.is_symlink()):
-            raise ValueError(f"{path} already exists: choose another --out, or pass "
+            raise ValueError(f"{path} already exists: choose another {option}, or pass "
                              f"--overwrite")
 
 
-def check_writable(path) -> None:
-    """Refuse, before any work, an output file that cannot be written: a
-    folder, or one whose nearest existing parent takes no new file (tried
-    with a temporary file, which is removed at once)."""
+class OutPath(click.Path):
+    """An --out path, never "" (which would name the current folder): a
+    file (`folder=False`) or a folder; `example` shows one in the error.
+    What is there is the command's to check (`check_writable`)."""
+
+    def __init__(self, folder: bool = False, example: str | None = None):
+        super().__init__(path_type=Path)
+        self.folder, self.example = folder, example or ("results" if folder else "results.md")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"{value!r} is no path: name a {'folder' if self.folder else 'file'}, "
+                      f"e.g. {param.opts[0] if param else '--out'} {self.example}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def check_writable(path, folder: bool = False) -> None:
+    """Refuse, before any work, an output that cannot be written, named as
+    given: "", a folder where a file goes (a file where a folder goes), or
+    a place whose nearest existing folder takes no new file (tried with a
+    temporary file there, removed at once)."""
+    if not str(path).strip():
+        raise ValueError(f"{str(path)!r} is no path: name a {'folder' if folder else 'file'}")
     path = Path(path)
-    if path.is_dir():
+    if folder and (path.exists() or path.is_symlink()) and not path.is_dir():
+        what = "a symbolic link" if path.is_symlink() else "a file"
+        raise ValueError(f"cannot write {path}: it is {what}, not a folder")
+    if not folder and path.is_dir():
         raise ValueError(f"cannot write {path}: it is a folder")
-    parent = path.parent
-    while not parent.exists() and parent != parent.parent:
-        parent = parent.parent
+    near = path if folder else path.parent
+    while not near.exists() and not near.is_symlink() and near != near.parent:
+        near = near.parent
+    cannot = "cannot create" if folder and near != path else "cannot write"
+    if not near.is_dir():
+        what = "a symbolic link to nothing" if near.is_symlink() else "a file"
+        raise ValueError(f"{cannot} {path}: {near} is {what}, not a folder")
     try:
-        with tempfile.TemporaryFile(dir=parent):
+        with tempfile.TemporaryFile(dir=near):
             pass
     except OSError as e:
-        raise ValueError(f"cannot write {path}: {e.strerror or e}") from None
+        raise ValueError(f"{cannot} {path}: {near} takes no new file "
+                         f"({e.strerror or e})") from None
 
 
-def outside_runs(path, itself: bool = True) -> None:
+def outside_runs(path, itself: bool = True, option: str = "--out") -> None:
     """Refuse, before any work, an output inside a scopa-sim run folder
     (one holding a manifest and a rounds folder): a file there makes the run
     a folder that is not only a run, a folder there a stray in its tables.
     The folders above `path` are looked at as written and with links
-    resolved; with `itself`, `path` too."""
+    resolved; with `itself`, `path` too. The error advises `option`."""
 
     from ..runs.store import MANIFEST
     given, path = path, Path(os.path.abspath(Path(path).expanduser()))
@@ -243,7 +288,11 @@ def outside_runs(path, itself: bool = True) -> None:
     except (OSError, RuntimeError):              # a loop of links: the folders as written
         pass
     for folder in seen:
-        if (folder / MANIFEST).is_file() and (folder / "rounds").is_dir():
+        try:
+            inside = (folder / MANIFEST).is_file() and (folder / "rounds").is_dir()
+        except OSError as e:                      # a name too long: named as given
+            raise ValueError(f"cannot write {given}: {e.strerror or e}") from None
+        if inside:
             raise ValueError(f"{given} is inside the scopa-sim run {folder}: writing there "
-                             f"breaks the run; choose an --out outside it")
+                             f"breaks the run; choose a place outside it for {option}")
 

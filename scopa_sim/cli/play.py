@@ -10,8 +10,8 @@ from pathlib import Path
 import click
 
 from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
-from .options import (Interrupted, check_writable, outside_runs, parse_rules, parse_seed,
-                      results, rules_options, seed_option)
+from .options import (check_out, Interrupted, OutPath, parse_rules, parse_seed, results,
+                      rules_options, seed_option)
 from .records import review as review_command
 
 QUIT = {"quit", "q", "exit"}
@@ -105,10 +105,7 @@ def record_path(path: Path | None, seed: int, overwrite: bool) -> Path:
     """Where the record goes, checked before the game: not a folder, not a
     file that exists (unless `overwrite`), not inside a run."""
     path = path or Path(f"game-{seed}.scopa")
-    outside_runs(path)
-    check_writable(path)
-    if not overwrite and (path.exists() or path.is_symlink()):
-        raise ValueError(f"{path} already exists: choose another --record, or pass --overwrite")
+    check_out([path], overwrite, option="--record")
     return path
 
 
@@ -130,7 +127,7 @@ def offer_review(table, path: Path) -> None:
 @seed_option
 @click.option("--seat-name", default="You", show_default=True, metavar="NAME",
               help="Your seat's name in the record (one word).")
-@click.option("--record", "record", type=click.Path(path_type=Path), metavar="PATH",
+@click.option("--record", "record", type=OutPath(example="game.scopa"), metavar="PATH",
               help="Where the game record is written, after every play (default "
                    "game-SEED.scopa here).")
 @click.option("--overwrite", is_flag=True, help="Replace the --record file if it exists.")

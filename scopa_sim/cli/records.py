@@ -9,9 +9,9 @@ import click
 
 from ..defaults import (DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS, REVIEW_STRATEGY,
                         THRESHOLDS)
-from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, compile_note, emit,
-                      new_files, note, outside_runs, parse_seed, progress, results, seed_option,
-                      where, workers_option)
+from .options import (FORMAT, OVERWRITE, QUIET, check_out, cluster_options, compile_note, emit,
+                      note, OutPath, parse_seed, progress, results, seed_option, where,
+                      workers_option)
 
 
 
@@ -24,7 +24,7 @@ from .options import (FORMAT, OVERWRITE, QUIET, cluster_options, compile_note, e
 @click.option("--strategy-file", "strategy_files", multiple=True, metavar="TEXT=PATH",
               help="A run's user strategy, loaded from PATH once its sha256 is the run's "
                    "(replaying the game runs its code); once per user strategy.")
-@click.option("--out", type=click.Path(path_type=Path), help="Write the record to this file "
+@click.option("--out", type=OutPath(example="game.scopa"), help="Write the record to this file "
               "(default: stdout).")
 @OVERWRITE
 @click.option("--format", "fmt", type=click.Choice(["check", "record"]),
@@ -51,8 +51,7 @@ def record(source, game, round_, names, strategy_files, out, overwrite, fmt=None
     # imported when the command runs: help and listings stay light
     from ..engine.records import read_record
     if out is not None:
-        outside_runs(out)
-        new_files([out], overwrite)
+        check_out([out], overwrite)
     seat_names = [n.strip() for n in names.split(",")] if names else None
     if source.is_dir():
         from ..runs.export import from_run         # the store (pyarrow): only for a run
@@ -153,7 +152,7 @@ def review_view(data: dict, symbols: bool | None = None):
               help="The strategy that plays the deep check's rollouts out for every seat.")
 @click.option("--deep-samples", type=click.IntRange(2, 10_000_000), default=DEEP_SAMPLES,
               show_default=True, help="The most deals of the hidden cards a deep check plays.")
-@click.option("--out", type=click.Path(path_type=Path),
+@click.option("--out", type=OutPath(example="review.html"),
               help="Also write the review: a page (.html) or the evaluation chart alone "
                    "(.png, .svg, .pdf).")
 @OVERWRITE
@@ -192,9 +191,8 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
     from ..study.advise import rollout_strategy, self_play
     from ..study.review import review as run_review
     if out is not None:
-        outside_runs(out)
         review_page.check_path(out)
-        new_files([out], overwrite)
+        check_out([out], overwrite)
     game = read_record(record_path)
     plays = sum(len(r.moves) for r in game.rounds)
     baseline = self_play(rollout_strategy(strategy))         # the kernel a review runs first

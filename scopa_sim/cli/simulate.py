@@ -10,9 +10,9 @@ from pathlib import Path
 import click
 
 from ..defaults import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
-from .options import (Interrupted, cluster_options, compile_note, note, out, outside_runs,
-                      parse_rules, parse_seed, progress, results, rules_options, seed_option,
-                      where, workers_option)
+from .options import (check_writable, cluster_options, compile_note, Interrupted, note, out,
+                      OutPath, outside_runs, parse_rules, parse_seed, progress, results,
+                      rules_options, seed_option, where, workers_option)
 
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
                "batch_size", "overwrite", "keep_taken")   # fixed by the run: not with --resume
@@ -33,14 +33,14 @@ def default_out(spec) -> Path:
 @click.option("--games", type=int,
               help="Number of games (to the target score) to simulate (at most 10**13).")
 @seed_option
-@click.option("--out", "out_dir", type=click.Path(path_type=Path),
+@click.option("--out", "out_dir", type=OutPath(folder=True),
               help="Output folder (default: runs/<strategies>-<rules>-<count>-s<seed>).")
 @workers_option
 @cluster_options
 @click.option("--batch-size", type=int,
               help=f"Rounds (or games) per batch and part file, at most {MAX_BATCH:,} "
                    f"(default {DEFAULT_BATCH:,} rounds, {DEFAULT_GAMES_BATCH:,} games).")
-@click.option("--resume", "resume_dir", type=click.Path(path_type=Path),
+@click.option("--resume", "resume_dir", type=OutPath(folder=True),
               help="Finish an interrupted run in this folder (other run options not allowed).")
 @click.option("--strategy-file", "strategy_files", multiple=True, metavar="TEXT=PATH",
               help="With --resume: load the run's user strategy TEXT (as the run records it) "
@@ -75,7 +75,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
     from ..runs.plan import RunSpec
     from ..runs.runner import warm_kernels
     from ..runs.sources import open_to_resume
-    from ..runs.store import Run
+    from ..runs.store import Run, claimable
     scheduler = where(scheduler, cluster)
     if resume_dir is not None:
         given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTIONS
@@ -95,6 +95,8 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
                             keep_taken=keep_taken)
         out_dir = out_dir or default_out(spec)
         outside_runs(out_dir, itself=False)
+        claimable(out_dir, overwrite)               # before the workers start, as is the rest
+        check_writable(out_dir, folder=True)
         run = None
     with executor(workers, scheduler, setup=warm_kernels) as ex:    # reached before any write
         run = run or Run.create(out_dir, spec, overwrite=overwrite)

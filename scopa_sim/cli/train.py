@@ -6,11 +6,12 @@ from pathlib import Path
 
 import click
 
-from .options import QUIET, note, parse_seed, progress, results, workers_option
+from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, results,
+                      workers_option)
 
 
 @click.command()
-@click.option("--out", "out_dir", type=click.Path(path_type=Path), required=True,
+@click.option("--out", "out_dir", type=OutPath(folder=True), required=True,
               help="A new folder for the network (net.npz), its checkpoint, and its learning "
                    "curve (curve.csv, curve.png); with --resume, the folder to go on with.")
 @click.option("--preset", default="scopa", show_default=True,
@@ -51,6 +52,7 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
       scopa-sim train --out s3 --preset scopa-3 --hours 1
       scopa-sim simulate --strategies net:weights=mynet/net.npz,endgame
     """
+    check_out([out_dir], folder=True)
     # imported when the command runs: help and listings stay light
     from ..study.train import Settings, train as run
     settings = None

@@ -152,6 +152,8 @@ def write(run, out, progress=None) -> list:
         try:
             pq.write_table(pa.table(cols), temp)
             os.replace(temp, path)
+        except OSError as e:                      # named as given, not as the temporary file
+            raise OSError(e.errno, e.strerror, str(path)) from None
         finally:                                  # Ctrl-C mid-file: no half-written file stays
             temp.unlink(missing_ok=True)
         written.append(path)

@@ -35,7 +35,7 @@ def from_run(root, game: int | None = None, round_: int | None = None,
     unit = whole(unit, f"{what} index", 0, stored.units - 1,
                  f"0..{stored.units - 1}, the run's {what}s")
     if stored.sources:
-        spec = runnable(stored, run.root, parse_files(list(strategy_files), stored))
+        spec = runnable(stored, run.root, parse_files(list(strategy_files), stored), "replay")
         rules, strategies = spec.rules, spec.strategies
     else:
         if strategy_files:

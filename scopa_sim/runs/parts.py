@@ -137,11 +137,14 @@ def spec_json(spec: RunSpec) -> bytes:
 
 def write_whole(data: bytes, path: Path) -> None:
     """Write a file whole or not at all: a temporary name, then a rename
-    (interrupted: the temporary file is removed, the old file kept)."""
+    (interrupted: the temporary file is removed, the old file kept). An
+    OSError names `path`, never the temporary file."""
     tmp = path.with_name("." + path.name + ".tmp")
     try:
         tmp.write_bytes(data)
         os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(path)) from None
     finally:
         tmp.unlink(missing_ok=True)
 

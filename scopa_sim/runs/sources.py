@@ -58,15 +58,16 @@ def parse_files(values, stored: StoredSpec) -> dict[str, str]:
     return out
 
 
-def open_to_resume(root, strategy_files=()) -> Run:
+def open_to_resume(root, strategy_files=(), finish_with: str | None = None) -> Run:
     """The interrupted run in `root`, opened to be finished: its lock taken,
     its parts checked (`Run.open` with `write`), then its user strategies
     loaded from `strategy_files`, {TEXT: PATH} or "TEXT=PATH" strings (TEXT
     as the run records it, as `--strategy-file`), each refused before any
-    of it runs unless its sha256 is the run's (`runnable`)."""
+    of it runs unless its sha256 is the run's (`runnable`); `finish_with` as
+    `Run.open`'s."""
     if isinstance(strategy_files, dict):
         strategy_files = [f"{text}={path}" for text, path in strategy_files.items()]
-    run = Run.open(root, write=True)
+    run = Run.open(root, write=True, finish_with=finish_with)
     try:
         run.spec = runnable(run.stored, run.root, parse_files(list(strategy_files or ()),
                                                               run.stored))
@@ -76,29 +77,38 @@ def open_to_resume(root, strategy_files=()) -> Run:
     return run
 
 
-def runnable(stored: StoredSpec, root: Path, files: dict[str, str]) -> RunSpec:
-    """The RunSpec that resumes the run in `root`: its user strategies
-    loaded from `files` (text -> path), each refused before any of its
-    code runs unless its sha256 is the run's."""
+# what errors say the run's strategies are loaded for: (command, verb, doing it, what
+# other weights would do)
+PURPOSES = {"resume": ("resume", "resume", "resuming it", "mix two players"),
+            "replay": ("record", "replay", "replaying it", "not replay what the run played")}
+
+
+def runnable(stored: StoredSpec, root: Path, files: dict[str, str],
+             purpose: str = "resume") -> RunSpec:
+    """The RunSpec that resumes (`purpose` "resume") or replays ("replay",
+    `record`) the run in `root`: its user strategies loaded from `files`
+    (text -> path), each refused before any of its code runs unless its
+    sha256 is the run's. Errors advise only what that command does."""
+    command, verb, doing, mixed = PURPOSES[purpose]
     unknown = sorted(set(files) - {s.text for s in stored.sources})
     if unknown:
         raise ValueError(f"--strategy-file names {unknown[0]}, not a user strategy of {root}")
     unchecked = [s.text for s in stored.sources if s.sha256 is None]
     if unchecked:
-        raise StoreError(f"{root} records no sha256 for strategy {unchecked[0]}: resume cannot "
+        raise StoreError(f"{root} records no sha256 for strategy {unchecked[0]}: {command} cannot "
                          f"check that its code is what played; simulate the run again")
     modules = [s.text for s in stored.sources if not is_file_text(s.text)]
     if modules:
         where = modules[0].rpartition(":")[0]
-        raise StoreError(f"{root} plays the module strategy {modules[0]}: resume imports no "
+        raise StoreError(f"{root} plays the module strategy {modules[0]}: {command} imports no "
                          f"module a run names (importing {where} first runs "
                          f"{where.split('.')[0]}'s code, which no sha256 covers); simulate the "
-                         f"run again, with the strategy written PATH.py:NAME to resume it")
+                         f"run again, with the strategy written PATH.py:NAME to {verb} it")
     missing = [s for s in stored.sources if s.text not in files]
     if missing:
         flags = " ".join(f"--strategy-file {shlex.quote(f'{s.text}={recorded_file(s)}')}"
                          for s in missing)
-        raise StoreError(f"{root} plays user strategies, and resuming it runs their code: "
+        raise StoreError(f"{root} plays user strategies, and {doing} runs their code: "
                          f"name each file you trust ({flags}); each is checked against the "
                          f"run's sha256 before any of it runs")
     known = _Recorded({s.text: _load(s, Path(files[s.text]).expanduser()) for s in stored.sources})
@@ -110,17 +120,17 @@ def runnable(stored: StoredSpec, root: Path, files: dict[str, str]) -> RunSpec:
         raise
     except ValueError as e:
         raise StoreError(f"{root}: the run's strategies do not read back ({e}): "
-                         f"this scopa-sim cannot resume it") from None
+                         f"this scopa-sim cannot {verb} it") from None
     played = dict(stored.nets)
     for label, sha in spec_dict(spec).get("nets", {}).items():
         if played.get(label, sha) != sha:
             raise StoreError(f"{root}: network {label} is not the one the run played (sha256 "
-                             f"{sha[:12]}, the run's {played[label][:12]}): resuming it with "
-                             f"other weights would mix two players")
+                             f"{sha[:12]}, the run's {played[label][:12]}): {doing} with "
+                             f"other weights would {mixed}")
     if _without_references(spec_dict(spec)) != _without_references(stored.as_dict()):
         raise StoreError(f"{root}: the run's strategies read back as "
                          f"{', '.join(map(str, spec.strategies))}, not as recorded "
-                         f"({', '.join(stored.strategies)}): this scopa-sim cannot resume it")
+                         f"({', '.join(stored.strategies)}): this scopa-sim cannot {verb} it")
     return spec
 
 

@@ -40,6 +40,7 @@ import pyarrow.parquet as pq
 from ..engine import schema
 from ..engine.rules import Rules
 from ..engine.user import is_file_text
+from . import consistent
 from .parts import (META_KEY, Part, as_numpy, labels_of, read_regular, expected_columns,
                     part_name, sha256, write_whole)
 from .plan import SHA256, RunSpec, Source, StoredSpec, spec_dict
@@ -77,13 +78,16 @@ class Run:
     is always the StoredSpec, whose JSON every part carries (`meta`)."""
 
     def __init__(self, root: Path, spec, stored: StoredSpec, manifest: dict,
-                 lock: int | None = None):
+                 lock: int | None = None, finish_with: str | None = None):
         self.root, self.spec, self.stored, self.manifest = Path(root), spec, stored, manifest
+        self.finish_with = (finish_with
+                            or f"finish the run with: scopa-sim simulate --resume {self.root}")
         self.meta = json.dumps(stored.as_dict(), sort_keys=True).encode()
         self._hashes = manifest.get(HASHES) if stored.format >= 2 else None   # None: format 1
         self._lock = lock
         self._dirty, self._saved = False, time.monotonic()
         self._columns = {t: expected_columns(stored, t) for t in self.tables}
+        self._ends: dict[int, bytes] = {}   # batch -> its games' rounds and scores (`consistent`)
         self._done = self._verify()
 
     # -- opening ----------------------------------------------------------
@@ -116,16 +120,19 @@ class Run:
         return run
 
     @classmethod
-    def open(cls, root: str | Path, write: bool = False) -> Run:
+    def open(cls, root: str | Path, write: bool = False,
+             finish_with: str | None = None) -> Run:
         """The run in `root`, its files checked against its manifest. Nothing
         it names is loaded. With `write` (to resume it): the folder's lock is
         taken and every part's bytes are checked against their sha256; its
         spec stays the stored one (strategies as labels) until
-        `sources.open_to_resume` loads its user strategies."""
+        `sources.open_to_resume` loads its user strategies. `finish_with`: how to
+        finish the run, which its errors advise after "delete it and"
+        (default: with `simulate --resume`; the almanac's: run it again)."""
         root = Path(root)
         stored, manifest = _read_manifest(root)
         if not write:
-            run = cls(root, stored, stored, manifest)
+            run = cls(root, stored, stored, manifest, finish_with=finish_with)
             if run._hashes is None:
                 warnings.warn(run.legacy_note(), StoreWarning, stacklevel=2)
             return run
@@ -137,7 +144,7 @@ class Run:
                              f"but not resumed; simulate it again")
         lock = _lock(root)
         try:
-            run = cls(root, stored, stored, manifest, lock)
+            run = cls(root, stored, stored, manifest, lock, finish_with)
             for b in run.done_batches():             # data first: no code for a broken run
                 for table in run.tables:
                     run._part(table, b)
@@ -173,7 +180,7 @@ class Run:
         """What to do about a bad part (in every error naming one)."""
         if self._hashes is None:
             return "delete it, or simulate the run again"
-        return f"delete it and finish the run with: scopa-sim simulate --resume {self.root}"
+        return f"delete it and {self.finish_with}"
 
     def _verify(self) -> set[int]:
         """The finished batches, after checking that every file under
@@ -248,11 +255,13 @@ class Run:
             raise StoreError(f"{bad} ({_column_difference(found, want)}): {self.repair()}")
         return part
 
-    def _table(self, table: str, b: int, columns: list[str] | None = None) -> pa.Table:
+    def _table(self, table: str, b: int, columns: list[str] | None = None,
+               widen: bool = True) -> pa.Table:
         """Part b of a table, checked before any row is used (`_part`), then
         the values of the columns read: no nulls, numbers in their ranges
-        (`schema.Field.value_range`); and the labels (read always, they are
-        tiny) as the spec says."""
+        (`schema.Field.value_range`); the labels (read always, they are
+        tiny) as the spec says; and its rows (`_check_rows`, with the
+        columns their checks need; `widen`: a side's whole points group)."""
         part = self._part(table, b)
         path = self.root / table / part_name(b)
         bad = f"{path} is not a part this run can read"
@@ -262,8 +271,10 @@ class Run:
         if unknown:
             raise StoreError(f"{self.root} has no column {', '.join(unknown)} in its {table} table")
         labels = labels_of(self.stored)
+        checked = consistent.needed(self.spec.rules, self.spec.games, table, names, widen)
         try:
-            out = part.read(columns=names + [c for c in want if c in labels and c not in names])
+            out = part.read(columns=names + checked
+                            + [c for c in want if c in labels and c not in names + checked])
             out.validate(full=True)
         except Exception as e:                       # noqa: BLE001 - any damage is the same
             raise StoreError(f"{path} is not a readable part ({_first_line(e)}): "
@@ -274,7 +285,46 @@ class Run:
         why = _bad_values(out, self.spec.rules, table, labels)
         if why:
             raise StoreError(f"{bad} ({why}): {self.repair()}")
+        self._check_rows(table, b, out)
         return out.select(names)
+
+    def _check_rows(self, table: str, b: int, data: pa.Table) -> None:
+        """Refuse a part whose rows are not its batch's, or disagree with each
+        other (`consistent`): a copied part is named with the part it copies."""
+        path = self.root / table / part_name(b)
+        cols = _arrays(data.select([c for c in data.column_names if c not in labels_of(
+            self.stored)]))
+        first, n = self.spec.batch_range(b)
+        wrong = consistent.bad_index(cols, first, n, self.spec.games, table)
+        if wrong:
+            what, start = wrong
+            other = start // self.spec.batch_size if start >= 0 else -1
+            copied = (f" (those of {table}/{part_name(other)}: a copied part?)"
+                      if other != b and other in self._done else "")
+            raise StoreError(f"{self.root}: {table}/{path.name} holds {what}{copied}: "
+                             f"{self.repair()}")
+        why = consistent.bad_rows(cols, self.spec.rules, self.spec.games, table)
+        if why:
+            raise StoreError(f"{path} is not a part this run can read ({why}): "
+                             f"{self.repair()}")
+        if self.spec.games:
+            self._check_games(table, b, cols)
+
+    def _check_games(self, table: str, b: int, cols: dict) -> None:
+        """Refuse a games part whose games' rounds and final scores are not
+        those of the rounds part beside it (its scores read for it, if this
+        run has not read them yet)."""
+        scores = consistent.scores(self.spec.rules)
+        if table == "rounds":
+            if all(c in cols for c in scores):
+                self._ends[b] = consistent.game_ends(cols, self.spec.rules.n_sides, table)
+            return
+        if b not in self._ends:
+            self._table("rounds", b, scores, widen=False)
+        if self._ends[b] != consistent.game_ends(cols, self.spec.rules.n_sides, table):
+            raise StoreError(f"{self.root}: games/{part_name(b)} does not add up to "
+                             f"rounds/{part_name(b)} (its games' rounds or final scores are "
+                             f"not theirs): {self.repair()}")
 
     # -- writing ----------------------------------------------------------
     def save_manifest(self) -> None:
@@ -395,7 +445,7 @@ def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]
         if not len(col):
             continue
         if name in labels:
-            seen = set(col.cast(pa.string()).unique().to_pylist()) - {labels[name]}
+            seen = _labels_used(col) - {labels[name]}
             if seen:
                 return f"column {name} holds {sorted(seen)[0]!r}, not {labels[name]!r}"
             continue
@@ -406,6 +456,15 @@ def _bad_values(data: pa.Table, rules: Rules, table: str, labels: dict[str, str]
             value = found["min"] if found["min"] < low else found["max"]
             return f"column {name} holds {value}, not {span}"
     return None
+
+
+def _labels_used(col: pa.ChunkedArray) -> set:
+    """The texts a label column holds: its dictionaries' entries its indices
+    use (not every row cast to text, which costs a read as much again)."""
+    if not pa.types.is_dictionary(col.type):
+        return set(col.cast(pa.string()).unique().to_pylist())
+    return {text for chunk in col.chunks
+            for text in chunk.dictionary.take(pc.unique(chunk.indices)).to_pylist()}
 
 
 def _first_line(e: BaseException) -> str:
@@ -532,10 +591,12 @@ def _parts_in(folder: Path, n_batches: int) -> tuple[dict[int, Path], list[Path]
     return parts, temporaries
 
 
-def _claim(root: Path, overwrite: bool) -> int:
-    """Make `root` ready for a new run and take its lock: a new or empty
-    folder, or (with `overwrite`) a run folder whose run files are removed,
-    after checking it holds nothing else; a writer at work is named first."""
+def claimable(root: str | Path, overwrite: bool) -> bool:
+    """Whether a new run in `root` replaces one (StoreError if it may not):
+    `root` must be a new or empty folder, or with `overwrite` a run folder
+    holding nothing else (a run being written is found when it is claimed).
+    Changes nothing: a command asks before its work starts."""
+    root = Path(root)
     if root.is_symlink():
         raise StoreError(f"{root} is a symbolic link: give the folder it points to")
     if root.exists() and not root.is_dir():
@@ -544,9 +605,18 @@ def _claim(root: Path, overwrite: bool) -> int:
     if replacing and not overwrite:
         raise StoreError(f"{root} already exists: choose another --out, --resume it, "
                          f"or pass --overwrite")
+    if replacing and not (root / LOCK).is_file():
+        _run_files(root)                        # refuses anything not a run
+    return replacing
+
+
+def _claim(root: Path, overwrite: bool) -> int:
+    """Make `root` ready for a new run and take its lock: a new or empty
+    folder, or (with `overwrite`) a run folder whose run files are removed,
+    after checking it holds nothing else (`claimable`); a writer at work is
+    named first."""
+    replacing = claimable(root, overwrite)
     if not (root / LOCK).is_file():
-        if replacing:
-            _run_files(root)                    # refuses anything not a run, before writing
         try:
             root.mkdir(parents=True, exist_ok=True)
         except OSError as e:

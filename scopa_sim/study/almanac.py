@@ -131,6 +131,9 @@ def version() -> str:
         return "unknown"
 
 
+AGAIN = "run the almanac again, with the same options"     # what a damaged run's error advises
+
+
 def ensure_run(root: Path, spec, workers=None, scheduler=None, progress: Progress | None = None):
     """The ordinary run of `spec` in `root`, read back (`store.Run`): made if
     absent, resumed if unfinished, only opened if finished. A folder there
@@ -144,20 +147,23 @@ def ensure_run(root: Path, spec, workers=None, scheduler=None, progress: Progres
         if progress:
             progress(step, done[0], spec.units)
     if (root / MANIFEST).is_file():
-        found = Run.open(root)
+        found = Run.open(root, finish_with=AGAIN)
         if found.stored.as_dict() != StoredSpec.from_dict(spec_dict(spec)).as_dict():
             raise ValueError(f"{root} holds another run than the almanac's: remove it, or "
                              f"choose another --out")
         if not (found.manifest.get("finished") and found.n_missing == 0):
-            with open_to_resume(root) as run:
+            with open_to_resume(root, finish_with=AGAIN) as run:
                 store_batches(run, workers, scheduler, show)
         elif progress:
             progress(step, spec.units, spec.units)
     else:
+        if root.is_symlink() or root.exists() and (not root.is_dir() or any(root.iterdir())):
+            raise ValueError(f"{root} is not a run of the almanac's: remove it, or choose "
+                             f"another --out")
         root.parent.mkdir(parents=True, exist_ok=True)
         with Run.create(root, spec) as run:
             store_batches(run, workers, scheduler, show)
-    return Run.open(root)
+    return Run.open(root, finish_with=AGAIN)
 
 
 def main_run(out: Path, preset: str, units: int, games: bool = False, seed: int = 2026,

@@ -34,6 +34,7 @@ import json
 import math
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -289,26 +290,38 @@ def _check(out: Path, rules, settings: Settings, state: dict, workers: int) -> d
             "deals": settings.check}
 
 
+@contextmanager
+def _replacing(path: Path, suffix: str = ".tmp"):
+    """A temporary file beside `path`, to write in the block, then renamed
+    to `path` (removed if the block fails). An OSError names `path`, never
+    the temporary file."""
+    tmp = path.with_name(path.name + suffix)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(path)) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def _save_net(out: Path, weights, settings: Settings, state: dict, name: str = NET) -> None:
-    tmp = out / (name + ".tmp")
-    nets.save(tmp, weights, {"preset": settings.preset, "seed": settings.seed,
-                             "samples": state["samples"], "chunk": state["chunk"],
-                             "settings": asdict(settings)})
-    os.replace(tmp, out / name)
+    with _replacing(out / name) as tmp:
+        nets.save(tmp, weights, {"preset": settings.preset, "seed": settings.seed,
+                                 "samples": state["samples"], "chunk": state["chunk"],
+                                 "settings": asdict(settings)})
 
 
 def _checkpoint(out: Path, net, opt, rng, state: dict, torch) -> None:
-    tmp = out / (CHECKPOINT + ".tmp")
-    torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
-                "torch_rng": torch.get_rng_state(), "rng": rng.bit_generator.state,
-                "state": dict(state)}, tmp)
-    os.replace(tmp, out / CHECKPOINT)
+    with _replacing(out / CHECKPOINT) as tmp:
+        torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
+                    "torch_rng": torch.get_rng_state(), "rng": rng.bit_generator.state,
+                    "state": dict(state)}, tmp)
 
 
 def _atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    with _replacing(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def _read_curve(path: Path) -> list[dict]:
@@ -346,7 +359,8 @@ def chart(curve: list[dict], path: Path) -> None:
     ax.set_title("net against endgame on duplicate deals")
     ax.legend(loc="lower right")
     fig.tight_layout()
-    tmp = path.with_name(path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        with _replacing(path, ".tmp.png") as tmp:
+            fig.savefig(tmp, dpi=110)
+    finally:
+        plt.close(fig)
