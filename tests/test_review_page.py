@@ -428,7 +428,7 @@ def test_write(tmp_path):
     page = review_page.write(df, tmp_path / "sub" / "r.HTML")
     parse(page.read_text(encoding="utf-8"))
     assert review_page.write(df, tmp_path / "r.svg").read_text().lstrip().startswith("<?xml")
-    with pytest.raises(ValueError, match=r"exists: use --overwrite$"):
+    with pytest.raises(ValueError, match=r"exists: choose another --out, or pass --overwrite$"):
         review_page.write(df, png)
     review_page.write(df, page, overwrite=True)
     with pytest.raises(ValueError, match=r"\.html.*\.png") as e:
