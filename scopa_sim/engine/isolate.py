@@ -301,15 +301,6 @@ class Entrants:
         return {name: {k: c[k] for k in KINDS if c[k]} for name, c in sorted(self.forfeits.items())}
 
 
-def forfeits_line(forfeits: dict) -> str | None:
-    """The forfeits as one line (None without any)."""
-    if not forfeits:
-        return None
-    parts = [f"{name} {sum(c.values())} ({', '.join(f'{n} {k}' for k, n in c.items())})"
-             for name, c in forfeits.items()]
-    return "forfeited rounds: " + "; ".join(parts)
-
-
 # -- the entrant's side ---------------------------------------------------------
 def _serve(read_fd: int, write_fd: int) -> int:
     """The entrant's loop: the handshake, then a move for every decision

@@ -20,6 +20,7 @@ import numpy as np
 from .. import kernels
 from . import nets
 from .cards import cards_of
+from .checks import MAX_SEED
 from .isolate import Closed, Forfeit
 from ..kernels import registry, layout as L, position as P
 from ..kernels.play import FAULT, OVER
@@ -54,8 +55,7 @@ class Seats:
         self.rules, self.entrants = rules, entrants
         self.packed = packed(rules)
         self.ids, self.params, self.seats, self.users, self.nets = pack_strategies(strategies, rules)
-        self.python = any(not u.jitted for u in self.users) or (entrants is not None
-                                                                 and bool(self.users))
+        self.python = entrants is not None or any(not u.jitted for u in self.users)
         self.kind = kernels.batch.kind_for(self.ids[:rules.players])
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
         ids = self.ids.copy()          # the Python round loop's: a Python strategy's seat is PYTHON
@@ -102,8 +102,10 @@ class Seats:
         strategy fails, naming it and where. `scratch` (default: fresh)
         holds the last round's deck and log afterwards."""
         scratch = scratch or self.scratch()
-        if self.python:
+        if self.python:                   # and a seed of 128 bits, which only it deals
             return self.play_in_python(games, seed, first, count, sides, rounds, scratch)
+        if seed > MAX_SEED:
+            raise ValueError(f"a seed above 2**64-1 goes with isolation, not {seed}")
         try:
             rows = kernels.simulate_units(games, seed, first, count, self.packed, self.ids,
                                           self.params, sides, rounds, scratch)

@@ -43,11 +43,13 @@ def run(task: Callable, args: tuple, batches, consume: Callable[[int, object], o
     return False
 
 
-def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
+def run_batch(spec: RunSpec, b: int, entrants=None) -> tuple[np.ndarray, np.ndarray]:
     """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND]).
-    A strategy that fails raises `play.StrategyError`, naming where."""
+    A strategy that fails raises `play.StrategyError`, naming where. With
+    `entrants` (`isolate.Entrants`), user strategies play in their processes."""
     first, count = spec.batch_range(b)
-    return Seats(spec.rules, spec.strategies).play_rows(spec.games, spec.seed, first, count)[:2]
+    seats = Seats(spec.rules, spec.strategies, entrants)
+    return seats.play_rows(spec.games, spec.seed, first, count)[:2]
 
 
 def warm_kernels() -> None:
