@@ -76,8 +76,8 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
     if deals is not None and until_halfwidth is not None:
         raise click.UsageError("--deals and --until-halfwidth exclude each other")
     scheduler = where(scheduler, cluster)
-    move_timeout = isolation(isolate, move_timeout, seed, (a, b), quiet, scheduler)
-    seed = parse_seed(seed, isolate)
+    given, seed = seed, parse_seed(seed, isolate)
+    move_timeout = isolation(isolate, move_timeout, given, (a, b), quiet, scheduler)
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, f"compare {a} vs {b}") as bar:
         total = deals or (max_deals if until_halfwidth else DEFAULT_DEALS)
@@ -124,8 +124,8 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
     from ..study.matches import tournament as run_tournament
     from ..analysis.views import tournament_view
     scheduler = where(scheduler, cluster)
-    move_timeout = isolation(isolate, move_timeout, seed, strategies, quiet, scheduler)
-    seed = parse_seed(seed, isolate)
+    given, seed = seed, parse_seed(seed, isolate)
+    move_timeout = isolation(isolate, move_timeout, given, strategies, quiet, scheduler)
     rules = parse_rules(rules_name, rule_options)
     n_pairs = len(strategies) * (len(strategies) - 1) // 2
     with progress(quiet, "tournament") as bar:
