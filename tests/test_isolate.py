@@ -96,7 +96,7 @@ def test_the_patching_cheats_gain_in_process(name):
     """The controls of the cheats that patch the engine at import, in a
     process of their own (they would patch this one)."""
     out = subprocess.run([sys.executable, "-m", "scopa_sim.cli", "compare", cheat(name), "greedy",
-                          "--deals", "1000", "--seed", "11", "--format", "json", "--quiet"],
+                          "--deals", "1000", "--seed", "11", "--format", "json"],
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["margin"]["low"] > 0.5
