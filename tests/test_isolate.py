@@ -348,3 +348,42 @@ def test_the_cli_warns_of_a_known_seed_and_of_trusted_code(tmp_path):
     assert "trusted code" not in cli("compare", a, "greedy", "--deals", "2", "--quiet").stderr
     assert "trusted code" not in cli("compare", "greedy", "random", "--deals", "2").stderr
     assert "trusted code" in cli("tournament", a, "greedy", "random", "--deals", "2").stderr
+
+
+def test_an_isolated_run_is_written_when_it_is_over_with_its_seed_and_forfeits(tmp_path):
+    a = f"{EXAMPLES / 'greedy_py.py'}:greedy"
+    r = CliRunner().invoke(main, ["simulate", "--rounds", "400", "--strategies", f"{a},greedy",
+                                  "--isolate", "--out", str(tmp_path / "run"), "--batch-size",
+                                  "200", "--format", "json", "--quiet"])
+    assert r.exit_code == 0, r.stderr
+    summary = json.loads(r.stdout)
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["seed"] == summary["seed"] and manifest["isolate"] is True
+    assert manifest["forfeits"] == {} and manifest["finished"] is True
+    assert summary["seed"] < 2**128
+    # its decks are dealt again from the wide seed as the Python loop dealt them
+    from scopa_sim.engine import decks
+    seed, deck = summary["seed"], np.zeros(40, np.int64)
+    numpy_decks = decks.decks(seed, np.arange(3), np.zeros(3, np.int64))
+    for u in range(3):
+        kernels.round.keyed_deal_round(np.uint64(seed % 2**64), np.uint64(seed >> 64), u, 0, deck,
+                                       np.zeros(1, np.uint64))
+        assert (numpy_decks[:, u] == deck).all()
+    report = CliRunner().invoke(main, ["report", str(tmp_path / "run"), "--format", "json"])
+    assert report.exit_code == 0, report.stderr
+
+
+def test_an_isolated_simulate_plays_as_in_process_for_the_same_seed():
+    from scopa_sim.runs.runner import simulate
+    a = f"{EXAMPLES / 'greedy_jit.py'}:greedy"
+    isolated = simulate(games=20, strategies=f"{a},counter", seed=9, isolate=True)
+    assert isolated.attrs["forfeits"] == {}
+    assert isolated.equals(simulate(games=20, strategies=f"{a},counter", seed=9))
+
+
+def test_an_interrupted_or_refused_isolated_simulate_writes_nothing(tmp_path):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("mine")
+    one_error_line(cli("simulate", "--rounds", "10", "--isolate", "--out", tmp_path / "full"),
+                   "already exists")
+    one_error_line(cli("simulate", "--resume", tmp_path / "full", "--isolate"), "--isolate")
