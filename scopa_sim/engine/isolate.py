@@ -206,6 +206,7 @@ class Entrants:
     move_timeout: float = MOVE_TIMEOUT
     start_timeout: float = START_TIMEOUT
     forfeits: dict = field(default_factory=dict)          # name -> Counter of kinds
+    decisions: int = 0                                    # moves asked so far
     _specs: dict = field(default_factory=dict)            # text -> UserSpec (`load`)
     _running: dict = field(default_factory=dict)          # (name, seat) -> Entrant
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -272,6 +273,7 @@ class Entrants:
     def ask(self, spec, seat: int, obs, params, cards, takes) -> int:
         """Seat's move from user strategy `spec` in its process (see `Entrant.ask`)."""
         e = self._entrant(spec, seat)
+        self.decisions += 1
         try:
             return e.ask(obs, params, cards, takes, self.move_timeout)
         except Forfeit as f:
