@@ -12,7 +12,7 @@ import click
 
 from .options import (OVERWRITE, new_files, FORMAT, QUIET, check_writable, emit, isolate_options,
                       isolation, note, outside_runs, parse_rules, parse_seed, progress,
-                      rules_options, run_options, where)
+                      rules_options, run_options, trusted_note, where)
 
 
 def _open(run_dir):
@@ -77,7 +77,7 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
         raise click.UsageError("--deals and --until-halfwidth exclude each other")
     scheduler = where(scheduler, cluster)
     given, seed = seed, parse_seed(seed, isolate)
-    move_timeout = isolation(isolate, move_timeout, given, (a, b), quiet, scheduler)
+    move_timeout = isolation(isolate, move_timeout, given, scheduler)
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, f"compare {a} vs {b}") as bar:
         total = deals or (max_deals if until_halfwidth else DEFAULT_DEALS)
@@ -91,6 +91,7 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
                              workers=workers, scheduler=scheduler, progress=update,
                              isolate=isolate, move_timeout=move_timeout)
     emit(result, compare_view, fmt)
+    trusted_note(isolate, (a, b), quiet)
 
 
 # ---- tournament --------------------------------------------------------------
@@ -125,7 +126,7 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
     from ..analysis.views import tournament_view
     scheduler = where(scheduler, cluster)
     given, seed = seed, parse_seed(seed, isolate)
-    move_timeout = isolation(isolate, move_timeout, given, strategies, quiet, scheduler)
+    move_timeout = isolation(isolate, move_timeout, given, scheduler)
     rules = parse_rules(rules_name, rule_options)
     n_pairs = len(strategies) * (len(strategies) - 1) // 2
     with progress(quiet, "tournament") as bar:
@@ -138,6 +139,7 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
                                 scheduler=scheduler, progress=update, isolate=isolate,
                                 move_timeout=move_timeout)
     emit(result, tournament_view, fmt)
+    trusted_note(isolate, strategies, quiet)
 
 
 # ---- report ------------------------------------------------------------------

@@ -169,19 +169,14 @@ def isolate_options(f):
                              "bad answer forfeits the entrant's round.")(f)
 
 
-def isolation(isolate: bool, move_timeout, seed: str | None, texts, quiet: bool,
-              scheduler=None) -> float:
-    """Check --isolate's company and say what the user should know: the
-    trusted-code line when user strategies run in this process (unless
-    `quiet`), the re-deal warning for an isolated run with a known seed.
-    The move timeout in seconds."""
+def isolation(isolate: bool, move_timeout, seed: str | None, scheduler=None) -> float:
+    """Check --isolate's company, and warn of an isolated run with a known
+    seed; the move timeout in seconds."""
     # imported when the command runs: help and listings stay light
     from ..engine.isolate import MOVE_TIMEOUT
     if not isolate:
         if move_timeout is not None:
             raise click.UsageError("--move-timeout goes with --isolate")
-        if not quiet and any(_names_user(t) for t in texts):
-            note(TRUSTED)
         return MOVE_TIMEOUT
     if scheduler is not None:
         raise click.UsageError("--isolate runs on this machine: drop --scheduler/--cluster")
@@ -189,6 +184,13 @@ def isolation(isolate: bool, move_timeout, seed: str | None, texts, quiet: bool,
         note("warning: with --seed the deal is no secret: an entrant who knows or guesses the "
              "seed can deal every hand again; leave --seed out for a secret one")
     return MOVE_TIMEOUT if move_timeout is None else move_timeout
+
+
+def trusted_note(isolate: bool, texts, quiet: bool) -> None:
+    """The trusted-code line, when user strategies ran in this process
+    (printed once the run is over: an error stays one line)."""
+    if not isolate and not quiet and any(_names_user(t) for t in texts):
+        note(TRUSTED)
 
 
 def _names_user(text: str) -> bool:

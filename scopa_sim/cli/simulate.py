@@ -12,7 +12,7 @@ import click
 from ..defaults import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
 from .options import (Interrupted, cluster_options, compile_note, isolate_options, isolation,
                       note, out, outside_runs, parse_rules, parse_seed, progress, results,
-                      rules_options, seed_option, where, workers_option)
+                      rules_options, seed_option, trusted_note, where, workers_option)
 
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
                "batch_size", "overwrite", "keep_taken", "isolate",
@@ -94,9 +94,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
         if rounds is not None and games is not None:
             raise click.UsageError("--rounds and --games exclude each other")
         given, seed = seed, parse_seed(seed, isolate)
-        from ..engine.strategies import split_strategies
-        move_timeout = isolation(isolate, move_timeout, given, split_strategies(strategies),
-                                 quiet, scheduler)
+        move_timeout = isolation(isolate, move_timeout, given, scheduler)
         if isolate:
             rules = parse_rules(rules_name, rule_options)
             return simulate_isolated(rounds, games, strategies, rules, seed, out_dir, batch_size,
@@ -116,6 +114,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
                      f"{'games' if run.spec.games else 'rounds'}  on {on}")
             result = execute(run, None, quiet, ex)
     print_summary(run, result, fmt)
+    trusted_note(False, [str(s) for s in run.spec.strategies], quiet)
 
 
 def simulate_isolated(rounds, games, strategies, rules, seed, out_dir, batch_size, overwrite,
