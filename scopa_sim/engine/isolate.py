@@ -82,6 +82,25 @@ class Remote:
 
 
 # -- the host's side ----------------------------------------------------------
+def _declared(text: str, answer: dict) -> tuple[dict[str, float], str | None, str | None]:
+    """What an entrant's process says its strategy declares (params, source,
+    digest), checked as data: it comes from the entrant."""
+    import math
+    import re
+
+    from .user import MAX_PARAMS
+    params, source, digest = (answer.get(k) for k in ("params", "source", "digest"))
+    ok = (isinstance(params, dict) and len(params) <= MAX_PARAMS
+          and all(isinstance(k, str) and k.isidentifier() and type(v) in (int, float)
+                  and math.isfinite(v) for k, v in params.items())
+          and (source is None or isinstance(source, str))
+          and (digest is None or isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)))
+    if not ok:
+        raise IsolateError(f"entrant {text} answered its start with something else than what "
+                           f"its strategy declares")
+    return {k: float(v) for k, v in params.items()}, source, digest
+
+
 def _environment() -> dict[str, str]:
     """The few variables an entrant needs (and nothing of the run's)."""
     return {k: os.environ[k] for k in ENVIRONMENT if k in os.environ}
@@ -250,9 +269,9 @@ class Entrants:
             path = path.resolve()
             reference, digest = f"{path}:{name}", user.digest_of(path)
         checked = user.bounds_checked()
-        answer = self.describe(text, reference, digest, checked)
-        spec = user.UserSpec(text, Remote(), {k: float(v) for k, v in answer["params"].items()},
-                             answer["source"], answer["digest"], checked)
+        params, source, found = _declared(text, self.describe(text, reference, digest, checked))
+        spec = user.UserSpec(text, Remote(), params, source if digest is None else str(path),
+                             found if digest is None else digest, checked)
         self._specs[text] = spec
         return spec
 
@@ -326,7 +345,7 @@ def _serve(read_fd: int, write_fd: int) -> int:
     _write(write_fd, _HEAD.pack(len(body)) + body)
     if "error" in answer:
         return 1
-    call = user_call(spec, rules)
+    call = _named(user_call(spec, rules), spec.text)
     head = 16 + 8 * O_SIZE + 8 * N_PARAMS
     while True:
         try:
@@ -341,6 +360,18 @@ def _serve(read_fd: int, write_fd: int) -> int:
         moves = np.frombuffer(_read(read_fd, 16 * int(n), forever), np.int64)
         i = call(obs, moves[:n].copy(), moves[n:].copy(), params)
         _write(write_fd, _REPLY.pack(int(seq), _index(i)))
+
+
+def _named(call, text: str):
+    """`call`, its exceptions ended as one line naming the strategy (the
+    entrant's process then ends: a crash)."""
+    def named(*args):
+        try:
+            return call(*args)
+        except (Exception, SystemExit) as e:
+            print(f"entrant {text}: {type(e).__name__}: {e}", file=sys.stderr)
+            os._exit(1)
+    return named
 
 
 def _index(i) -> int:
