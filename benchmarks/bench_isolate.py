@@ -62,8 +62,9 @@ def main():
     print(f"user greedy vs built-in greedy, scopa, {args.rounds:,} rounds, one thread, best of 3")
     for kind, path in STRATEGIES.items():
         m = measure(path, args.rounds, rules)
-        print(f"{kind:7s} in process {m['here']:>10,.0f} rounds/s   isolated {m['isolated']:>8,.0f} "
-              f"rounds/s   {m['decisions'] / args.rounds:.0f} decisions a round   "
+        print(f"{kind:7s} in process {m['here']:>10,.0f} rounds/s   "
+              f"isolated {m['isolated']:>8,.0f} rounds/s   "
+              f"{m['decisions'] / args.rounds:.0f} decisions a round   "
               f"overhead {m['overhead_us']:.0f} µs a decision   same rows: {m['same']}")
 
 

@@ -10,12 +10,10 @@ An entrant that sleeps, crashes or answers garbage forfeits its round,
 named in the report; no entrant process outlives the run, or a Ctrl-C.
 """
 import json
-import os
 import random
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -26,7 +24,6 @@ from click.testing import CliRunner
 
 from scopa_sim import kernels
 from scopa_sim.cli import main
-from scopa_sim.engine import seats as seats_module
 from scopa_sim.engine.isolate import Entrants
 from scopa_sim.engine.rules import Rules
 from scopa_sim.engine.seats import Seats

@@ -95,7 +95,7 @@ def opponents_in(pos, v: dict, teams) -> int | None:
         if int(pos[P_HAND + v["seat"]]) != v["hand"] or int(pos[P_TABLE]) != v["table"]:
             return None
         mine = teams[v["seat"]]
-        return mask_of([]) | _or(int(pos[P_HAND + s]) for s in range(len(teams)) if teams[s] != mine)
+        return _or(int(pos[P_HAND + s]) for s in range(len(teams)) if teams[s] != mine)
     except (IndexError, TypeError, ValueError):
         return None
 
