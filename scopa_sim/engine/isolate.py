@@ -49,6 +49,7 @@ FILE_LIMIT = 16 * 2**20         # bytes: the largest file an entrant may write
 KINDS = ("timeout", "crash", "bad answer")
 ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME",
                "SCOPA_SIM_BOUNDSCHECK", "SYSTEMROOT", "TMPDIR")
+PIPE_CHUNK = 4096                # bytes a write to a pipe ready for writing takes whole
 _HEAD = struct.Struct("<I")
 _REPLY = struct.Struct("<qq")
 
@@ -131,10 +132,15 @@ def _read(fd: int, size: int, deadline: float) -> bytes:
     return data
 
 
-def _write(fd: int, data: bytes) -> None:
+def _write(fd: int, data: bytes, deadline: float) -> None:
+    """All of `data` to `fd` by `deadline`, or TimeoutError (a reader that
+    stopped reading cannot hold the host)."""
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([], [fd], [], left)[1]:
+            raise TimeoutError
+        view = view[os.write(fd, view[:PIPE_CHUNK]):]
 
 
 @dataclass
@@ -149,15 +155,16 @@ class Entrant:
     def start(self, timeout: float = START_TIMEOUT) -> dict:
         """Start the process and load the strategy; its answer (params,
         source, digest). IsolateError if it cannot load it."""
-        self.folder = tempfile.TemporaryDirectory(prefix="scopa-entrant-")
+        self.folder = tempfile.TemporaryDirectory(prefix="scopa-entrant-",
+                                                  ignore_cleanup_errors=True)
         self.process = subprocess.Popen(
             [sys.executable, "-I", "-m", "scopa_sim.engine.isolate"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, env=_environment(), cwd=self.folder.name, close_fds=True,
             start_new_session=True, preexec_fn=_limits if os.name == "posix" else None)
         body = json.dumps(self.hello).encode()
+        deadline = time.monotonic() + timeout
         try:
-            _write(self.process.stdin.fileno(), _HEAD.pack(len(body)) + body)
-            deadline = time.monotonic() + timeout
+            _write(self.process.stdin.fileno(), _HEAD.pack(len(body)) + body, deadline)
             size, = _HEAD.unpack(_read(self.process.stdout.fileno(), _HEAD.size, deadline))
             answer = json.loads(_read(self.process.stdout.fileno(), min(size, 2**20), deadline))
         except (OSError, EOFError, TimeoutError, ValueError) as e:
@@ -172,15 +179,18 @@ class Entrant:
     def ask(self, obs, params, cards, takes, timeout: float) -> int:
         """The index the strategy plays among the len(cards) legal moves;
         Forfeit (the process stopped) on a timeout, a crash or a bad answer."""
+        p = self.process
+        if p is None:
+            raise Closed(f"entrant {self.name} was stopped")
         self.seq += 1
         n = len(cards)
         frame = (np.array([self.seq, n], np.int64).tobytes() + obs.astype(np.int64).tobytes()
                  + params.astype(np.float64).tobytes() + np.asarray(cards, np.int64).tobytes()
                  + np.asarray(takes).astype(np.int64).tobytes())
+        deadline = time.monotonic() + timeout
         try:
-            _write(self.process.stdin.fileno(), frame)
-            seq, i = _REPLY.unpack(_read(self.process.stdout.fileno(), _REPLY.size,
-                                         time.monotonic() + timeout))
+            _write(p.stdin.fileno(), frame, deadline)
+            seq, i = _REPLY.unpack(_read(p.stdout.fileno(), _REPLY.size, deadline))
         except TimeoutError:
             self._forfeit("timeout", f"no move within {timeout:g} s")
         except (OSError, EOFError):
@@ -342,7 +352,7 @@ def _serve(read_fd: int, write_fd: int) -> int:
     except (user.UserStrategyError, ValueError, TypeError, KeyError) as e:
         answer = {"error": str(e)}
     body = json.dumps(answer).encode()
-    _write(write_fd, _HEAD.pack(len(body)) + body)
+    _write(write_fd, _HEAD.pack(len(body)) + body, forever)
     if "error" in answer:
         return 1
     call = _named(user_call(spec, rules), spec.text)
@@ -359,7 +369,7 @@ def _serve(read_fd: int, write_fd: int) -> int:
         params = np.frombuffer(frame[16 + 8 * O_SIZE:], np.float64).copy()
         moves = np.frombuffer(_read(read_fd, 16 * int(n), forever), np.int64)
         i = call(obs, moves[:n].copy(), moves[n:].copy(), params)
-        _write(write_fd, _REPLY.pack(int(seq), _index(i)))
+        _write(write_fd, _REPLY.pack(int(seq), _index(i)), forever)
 
 
 def _named(call, text: str):
