@@ -295,9 +295,9 @@ class Entrants:
             e.stop()
 
     def _hello(self, text, reference, digest, checked) -> dict:
-        from ..runs.plan import _plain
+        rules = json.loads(json.dumps(self.rules.settings(), default=int))     # plain data
         return {"text": text, "reference": reference, "digest": digest, "checked": checked,
-                "rules": _plain(self.rules.settings())}
+                "rules": rules}
 
     def ask(self, spec, seat: int, obs, params, cards, takes) -> int:
         """Seat's move from user strategy `spec` in its process (see `Entrant.ask`)."""
@@ -338,7 +338,7 @@ def _serve(read_fd: int, write_fd: int) -> int:
     asked, until the host closes the pipe."""
     from . import user
     from .rules import Rules
-    from .seats import user_call
+    from .user import user_call
     from ..kernels.layout import MAX_MOVES, N_PARAMS
     from ..kernels.observe import O_SIZE
     forever = time.monotonic() + 10**9

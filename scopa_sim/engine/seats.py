@@ -19,16 +19,14 @@ import numpy as np
 
 from .. import kernels
 from . import nets
-from .cards import cards_of
 from .checks import MAX_SEED
 from .isolate import Closed, Forfeit
 from ..kernels import registry, layout as L, position as P
 from ..kernels.play import FAULT, OVER
 from ..kernels.users import F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user
-from ..observation import Observation
 from .rules import Rules, packed
 from .strategies import Strategy, pack_strategies
-from .user import UserSpec, python_arity
+from .user import UserSpec, user_call
 
 
 class StrategyError(ValueError):
@@ -257,23 +255,6 @@ class Seats:
         if self.entrants is not None:
             return self.entrants.ask(spec, seat, obs, p, cards[:n], takes[:n])
         return self._calls[spec](obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())
-
-
-def user_call(spec: UserSpec, rules: Rules):
-    """`f(obs, cards, takes, params)` (arrays) calling user strategy `spec`
-    as it takes its arguments: a jitted one as is, a Python one with an
-    `Observation`, a list of moves and (if it takes them) a dict of params."""
-    if spec.jitted:
-        return spec.function
-    takes_params = python_arity(spec.function) == 3
-
-    def call(obs, cards, takes, p):
-        moves = [(int(c), tuple(cards_of(int(t)))) for c, t in zip(cards, takes)]
-        args = [Observation.from_array(obs, rules), moves]
-        if takes_params:
-            args.append(dict(zip(spec.params, map(float, p))))
-        return spec.function(*args)
-    return call
 
 
 def _where(games: bool, unit: int, number: int, seat: int, play: int) -> str:
