@@ -394,3 +394,12 @@ def test_an_interrupted_or_refused_isolated_simulate_writes_nothing(tmp_path):
     one_error_line(cli("simulate", "--rounds", "10", "--isolate", "--out", tmp_path / "full"),
                    "already exists")
     one_error_line(cli("simulate", "--resume", tmp_path / "full", "--isolate"), "--isolate")
+
+
+def test_an_isolated_run_stays_on_this_machine_whatever_the_environment_says(monkeypatch):
+    monkeypatch.setenv("SCOPA_SIM_SCHEDULER", "tcp://nowhere.invalid:1")
+    a = f"{EXAMPLES / 'greedy_py.py'}:greedy"
+    assert compare(a, "greedy", deals=20, seed=1, isolate=True)["forfeits"] == {}
+    assert tournament([a, "greedy", "random"], deals=20, seed=1, isolate=True)["forfeits"] == {}
+    from scopa_sim.runs.runner import simulate
+    assert simulate(rounds=20, strategies=f"{a},greedy", isolate=True).attrs["forfeits"] == {}

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from ..analysis.summary import Tally
-from .executors import executor
+from .executors import HERE, executor
 from .plan import RunSpec
 from .runner import batch_columns, run
 from .sources import open_to_resume
@@ -96,7 +96,7 @@ def store_isolated(root, spec: RunSpec, overwrite: bool, entrants,
         if progress:
             progress(spec.batch_range(b)[1], rounds_run / (time.perf_counter() - start))
     task = functools.partial(simulate_part, entrants=entrants)
-    run(task, (spec, None), range(spec.n_batches), keep, workers=1)
+    run(task, (spec, None), range(spec.n_batches), keep, workers=1, scheduler=HERE)
     elapsed = time.perf_counter() - start
     with Run.create(root, spec, overwrite=overwrite) as stored:
         for b, part in enumerate(parts):

@@ -23,7 +23,7 @@ from ..engine.rules import Rules
 from ..engine.seats import Seats, row_arrays
 from ..kernels import layout as L
 from . import taken
-from .executors import Threads, executor, stream
+from .executors import HERE, Threads, executor, stream
 from .plan import DEFAULT_BATCH, RunSpec
 
 
@@ -153,7 +153,7 @@ def _isolated(pd, rounds, games, strategies, rules, seed, batch_size, progress, 
     with Entrants(rules, move_timeout or MOVE_TIMEOUT) as pool:
         spec = isolated_spec(rounds, games, strategies, rules, seed, batch_size, bool(taken),
                              pool)
-        with executor(1) as ex:
+        with executor(1, HERE) as ex:
             columns = _batches_joined(spec, ex, progress, pool)
     if deals:
         columns.update(for_rows(spec.rules, spec.seed, spec.games, columns))

@@ -34,7 +34,7 @@ from ..analysis.ratings import bradley_terry
 from ..analysis.stats import PairedMoments, wilson
 from ..engine.checks import seed_or_fresh
 from ..engine.isolate import MOVE_TIMEOUT, Entrants
-from ..runs.executors import Threads, executor
+from ..runs.executors import HERE, Threads, executor
 from ..engine.rules import Rules
 from ..runs.plan import RunSpec
 from ..runs.runner import columns, run, run_batch
@@ -185,8 +185,9 @@ def compare(a, b, rules="scopa", seed: int | None = None, deals: int | None = No
                 progress(cmp)
             return until_halfwidth is not None and cmp.headline_halfwidth() <= until_halfwidth
         task = functools.partial(duplicate_batch, entrants=pool)
+        here = HERE if isolate and scheduler is None else scheduler     # never a cluster's
         stop = run(task, (specs,), range(specs[0].n_batches), fold,
-                   1 if isolate else workers, scheduler)
+                   1 if isolate else workers, here)
     out = cmp.result()
     out.update(seed=specs[0].seed, rules=rules.name, batch_size=size,
                until_halfwidth=until_halfwidth,
@@ -226,7 +227,8 @@ def tournament(strategies: Sequence[str], rules="scopa", seed: int | None = None
     rules = Rules.resolve(rules)
     with _entrants(isolate, None, rules, move_timeout, scheduler) as pool:
         out = _tournament(strategies, rules, seed, deals, games, batch_size,
-                          1 if isolate else workers, scheduler, progress, pool)
+                          1 if isolate else workers, HERE if isolate and scheduler is None
+                          else scheduler, progress, pool)
     if pool is not None:
         out.update(isolate=True, move_timeout=pool.move_timeout, forfeits=pool.report())
     return out
