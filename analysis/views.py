@@ -69,10 +69,22 @@ def compare_view(r: dict) -> tuple[list[Section], list[dict]]:
                 if r["reached"]
                 else f"; ±{r['until_halfwidth']:g} not reached by the cap of "
                      f"{r['pairs']:,} {sets}")
-    s.caption = cap
+    s.caption = cap + forfeits_text(r)
     for rec in recs:
         rec.update(a=a, b=b, seed=r["seed"])
     return [s], recs
+
+
+def forfeits_text(r: dict) -> str:
+    """An isolated run's forfeits as the caption's last words ('' if not isolated)."""
+    if not r.get("isolate"):
+        return ""
+    f = r.get("forfeits") or {}
+    if not f:
+        return "; entrants isolated, none forfeited a round"
+    return "; forfeited rounds: " + "; ".join(
+        f"{name} {sum(c.values()):,} ({', '.join(f'{k} {n:,}' for k, n in c.items())})"
+        for name, c in f.items())
 
 
 # ---- tournament ------------------------------------------------------------
@@ -104,7 +116,7 @@ def tournament_view(t: dict) -> tuple[list[Section], list[dict]]:
                      "low": r["low"], "high": r["high"], "elo": r["elo"],
                      "elo_low": r["elo_low"], "elo_high": r["elo_high"]})
     rat.caption = (f"seed {t['seed']}; Elo = 1500 + 400/ln(10) × log-strength (mean 1500); "
-                   "intervals from the Hessian of the likelihood")
+                   "intervals from the Hessian of the likelihood" + forfeits_text(t))
     return [mat, rat], recs
 
 

@@ -19,6 +19,11 @@ number of draws from the one stream says anything of the other. What a user
 strategy sees of the decide stream (`observed_bits`) is hashed again, keyed
 by the stream's state, so it says nothing of that state either.
 
+A seed of up to 128 bits (a contest's secret seed, `isolate`) keys the
+streams with its high 64 bits `hi` xored into the second key word
+(`keyed_deal_stream`: sip(lo, DEAL ^ hi, ...)); hi = 0 gives the streams
+above exactly.
+
 `stream(seed, index)` is the plain SplitMix64 start (mix64 twice) for work
 that deals no real cards: advise's rollouts, a suggested move.
 """
@@ -111,6 +116,18 @@ def decide_stream(seed, unit, number, state):
     """Set `state[0]` to the start of the decide stream of round `number`
     of unit `unit` of run `seed` (see the module docstring)."""
     state[0] = sip(seed, DECIDE, round_key(unit, number))
+
+
+@spliced
+def keyed_deal_stream(seed, hi, unit, number, state):
+    """`deal_stream` of the 128-bit seed hi << 64 | seed."""
+    state[0] = sip(seed, DEAL ^ np.uint64(hi), round_key(unit, number))
+
+
+@spliced
+def keyed_decide_stream(seed, hi, unit, number, state):
+    """`decide_stream` of the 128-bit seed hi << 64 | seed."""
+    state[0] = sip(seed, DECIDE ^ np.uint64(hi), round_key(unit, number))
 
 
 @kernel

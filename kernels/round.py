@@ -26,7 +26,7 @@ from .layout import (
 from .play import OVER, Kit, play_out
 from .position import (
     CAPTURES, LAST, PILE, PLAYS, SCOPAS, TURN, Board, finish_round, start_round)
-from .rng import deal_stream, decide_stream, shuffle
+from .rng import deal_stream, decide_stream, keyed_deal_stream, keyed_decide_stream, shuffle
 from .scoring import score_round, strict_leader
 from .users import F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT
 
@@ -118,6 +118,16 @@ def deal_round(seed, unit, number, deck, rng):
     """`deal_deck`, then `rng` at the start of the round's decide stream."""
     deal_deck(seed, unit, number, deck, rng)
     decide_stream(seed, unit, number, rng)
+
+
+@spliced
+def keyed_deal_round(seed, hi, unit, number, deck, rng):
+    """`deal_round` of the 128-bit seed hi << 64 | seed (`rng`): the Python
+    round loop's, which plays a contest's secret seed; hi = 0 deals as
+    `deal_round`."""
+    keyed_deal_stream(seed, hi, unit, number, rng)
+    new_deck(deck, rng)
+    keyed_decide_stream(seed, hi, unit, number, rng)
 
 
 @spliced

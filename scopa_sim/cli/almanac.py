@@ -2,8 +2,6 @@
 from ordinary runs that resume. Thin: the work is in `scopa_sim.study.almanac`."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from .options import (QUIET, check_out, cluster_options, note, OutPath, parse_seed, progress,

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import click
 
-from .options import (FORMAT, OVERWRITE, QUIET, check_out, emit, new_files, note, OutPath,
-                      parse_rules, parse_seed, progress, rules_options, run_options, where)
+from .options import (FORMAT, OVERWRITE, QUIET, check_out, emit, isolate_options, isolation,
+                      new_files, note, OutPath, parse_rules, parse_seed, progress,
+                      rules_options, run_options, trusted_note, where)
 
 
 def _open(run_dir):
@@ -44,10 +45,11 @@ def _open(run_dir):
                    "win rate too.")
 @rules_options
 @run_options
+@isolate_options
 @FORMAT
 @QUIET
 def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_options, seed,
-            workers, scheduler, cluster, batch_size, fmt, quiet):
+            workers, scheduler, cluster, batch_size, isolate, move_timeout, fmt, quiet):
     """Compare strategy A with B on duplicate deals.
 
     Each deck is played twice with the seats swapped (round i's deck depends
@@ -65,6 +67,7 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
       scopa-sim compare greedy greedy:scopa=2000 --until-halfwidth 0.01
       scopa-sim compare greedy random --games --deals 20000 --format json
       scopa-sim compare reply counter --rules scopa-3 --deals 20000
+      scopa-sim compare mine.py:f theirs.py:g --isolate --deals 20000
     """
     # imported when the command runs: help and listings stay light
     from ..study.matches import DEFAULT_DEALS
@@ -72,7 +75,9 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
     from ..analysis.views import compare_view
     if deals is not None and until_halfwidth is not None:
         raise click.UsageError("--deals and --until-halfwidth exclude each other")
-    seed = parse_seed(seed)
+    scheduler = where(scheduler, cluster)
+    given, seed = seed, parse_seed(seed, isolate)
+    move_timeout = isolation(isolate, move_timeout, given, scheduler)
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, f"compare {a} vs {b}") as bar:
         total = deals or (max_deals if until_halfwidth else DEFAULT_DEALS)
@@ -83,9 +88,10 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
             bar.update(task, completed=c.units, note=note)
         result = run_compare(a, b, rules, seed, deals=deals, until_halfwidth=until_halfwidth,
                              games=games, max_deals=max_deals, batch_size=batch_size,
-                             workers=workers, scheduler=where(scheduler, cluster),
-                             progress=update)
+                             workers=workers, scheduler=scheduler, progress=update,
+                             isolate=isolate, move_timeout=move_timeout)
     emit(result, compare_view, fmt)
+    trusted_note(isolate, (a, b), quiet)
 
 
 # ---- tournament --------------------------------------------------------------
@@ -96,10 +102,11 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
 @click.option("--games", is_flag=True, help="Play whole games (paired by game seed).")
 @rules_options
 @run_options
+@isolate_options
 @FORMAT
 @QUIET
 def tournament(strategies, deals, games, rules_name, rule_options, seed, workers, scheduler,
-               cluster, batch_size, fmt, quiet):
+               cluster, batch_size, isolate, move_timeout, fmt, quiet):
     """A round robin of STRATEGIES on duplicate deals.
 
     Every pair plays the same decks, each twice with the seats swapped.
@@ -112,11 +119,14 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
     Examples:
       scopa-sim tournament random greedy greedy:scopa=0 --deals 20000 --seed 1
       scopa-sim tournament random greedy greedy:coin=300 --format json > tour.json
+      scopa-sim tournament a.py:f b.py:g c.py:h greedy --isolate --deals 5000
     """
     # imported when the command runs: help and listings stay light
     from ..study.matches import tournament as run_tournament
     from ..analysis.views import tournament_view
-    seed = parse_seed(seed)
+    scheduler = where(scheduler, cluster)
+    given, seed = seed, parse_seed(seed, isolate)
+    move_timeout = isolation(isolate, move_timeout, given, scheduler)
     rules = parse_rules(rules_name, rule_options)
     n_pairs = len(strategies) * (len(strategies) - 1) // 2
     with progress(quiet, "tournament") as bar:
@@ -126,8 +136,10 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
             bar.update(task, completed=p * deals + c.units, note=f"{c.a} vs {c.b}")
         result = run_tournament(strategies, rules, seed, deals=deals, games=games,
                                 batch_size=batch_size, workers=workers,
-                                scheduler=where(scheduler, cluster), progress=update)
+                                scheduler=scheduler, progress=update, isolate=isolate,
+                                move_timeout=move_timeout)
     emit(result, tournament_view, fmt)
+    trusted_note(isolate, strategies, quiet)
 
 
 # ---- report ------------------------------------------------------------------

@@ -137,13 +137,67 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "cs
 QUIET = click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 
 
-def parse_seed(seed: str | None) -> int:
-    """A seed as written, in ASCII digits (a fresh random one if None)."""
+def parse_seed(seed: str | None, isolate: bool = False) -> int:
+    """A seed as written, in ASCII digits (a fresh random one if None: 63
+    bits, or with `isolate` a secret of 128); up to 2**128-1 with
+    `isolate`, whose runs alone deal such seeds."""
+    bits = 128 if isolate else 64
     if seed is None:
-        return secrets.randbits(63)
-    if not re.fullmatch(r"\s*[0-9]{1,20}\s*", seed, re.ASCII) or int(seed) >= 2**64:
-        raise click.BadParameter(f"{seed!r} is not a whole number 0..2**64-1", param_hint="--seed")
+        return secrets.randbits(128 if isolate else 63)
+    if not re.fullmatch(r"\s*[0-9]{1,40}\s*", seed, re.ASCII) or int(seed) >= 2**bits:
+        wide = "" if isolate or not re.fullmatch(r"\s*[0-9]+\s*", seed, re.ASCII) else \
+            " (up to 2**128-1 with --isolate)"
+        raise click.BadParameter(f"{seed!r} is not a whole number 0..2**{bits}-1{wide}",
+                                 param_hint="--seed")
     return int(seed)
+
+
+TRUSTED = ("note: user strategies run in this process as trusted code, able to read and change "
+           "the game; use --isolate for entrants you do not trust")
+
+
+def isolate_options(f):
+    """--isolate and --move-timeout (see `engine.isolate`)."""
+    f = click.option("--move-timeout", type=click.FloatRange(0, 3600, min_open=True),
+                     metavar="SECONDS",
+                     help="With --isolate: seconds an entrant has for a move (default 1); "
+                          "one that takes longer forfeits the round.")(f)
+    return click.option("--isolate", is_flag=True,
+                        help="Play every user strategy in a process of its own, with a secret "
+                             "128-bit seed unless --seed is given: a fair contest of entrants "
+                             "nobody vouches for (docs/STRATEGIES.md). A crash, a timeout or a "
+                             "bad answer forfeits the entrant's round.")(f)
+
+
+def isolation(isolate: bool, move_timeout, seed: str | None, scheduler=None) -> float:
+    """Check --isolate's company, and warn of an isolated run with a known
+    seed; the move timeout in seconds."""
+    # imported when the command runs: help and listings stay light
+    from ..engine.isolate import MOVE_TIMEOUT
+    if not isolate:
+        if move_timeout is not None:
+            raise click.UsageError("--move-timeout goes with --isolate")
+        return MOVE_TIMEOUT
+    if scheduler is not None:
+        raise click.UsageError("--isolate runs on this machine: drop --scheduler/--cluster")
+    if seed is not None:
+        note("warning: with --seed the deal is no secret: an entrant who knows or guesses the "
+             "seed can deal every hand again; leave --seed out for a secret one")
+    return MOVE_TIMEOUT if move_timeout is None else move_timeout
+
+
+def trusted_note(isolate: bool, texts, quiet: bool) -> None:
+    """The trusted-code line, when user strategies ran in this process
+    (printed once the run is over: an error stays one line)."""
+    if not isolate and not quiet and any(_names_user(t) for t in texts):
+        note(TRUSTED)
+
+
+def _names_user(text: str) -> bool:
+    """Whether a strategy text names a user strategy, itself or as a parameter."""
+    from ..engine.user import is_reference
+    return is_reference(text) or any(is_reference(v.partition("=")[2])
+                                     for v in text.split(",") if "=" in v)
 
 
 def parse_rules(rules: str, options: tuple[str, ...]):

@@ -10,12 +10,14 @@ from pathlib import Path
 import click
 
 from ..defaults import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
-from .options import (check_writable, cluster_options, compile_note, Interrupted, note, out,
-                      OutPath, outside_runs, parse_rules, parse_seed, progress, results,
-                      rules_options, seed_option, where, workers_option)
+from .options import (check_writable, cluster_options, compile_note, Interrupted,
+                      isolate_options, isolation, note, out, OutPath, outside_runs,
+                      parse_rules, parse_seed, progress, results, rules_options, seed_option,
+                      trusted_note, where, workers_option)
 
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
-               "batch_size", "overwrite", "keep_taken")   # fixed by the run: not with --resume
+               "batch_size", "overwrite", "keep_taken", "isolate",
+               "move_timeout")                     # fixed by the run: not with --resume
 
 
 def default_out(spec) -> Path:
@@ -53,13 +55,14 @@ def default_out(spec) -> Path:
                    "for `ask` and `values --by taken`; without it they are played again from "
                    "the seed when asked, which costs what simulating cost and needs built-in "
                    "strategies.")
+@isolate_options
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="Summary format on stdout.")
 @click.pass_context
 def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out_dir, workers,
-             scheduler, cluster, batch_size, resume_dir, strategy_files, overwrite, quiet, fmt,
-             keep_taken=False):
+             scheduler, cluster, batch_size, resume_dir, strategy_files, overwrite, isolate,
+             move_timeout, quiet, fmt, keep_taken=False):
     """Simulate rounds or games into a Parquet dataset and print a summary.
 
     \b
@@ -69,6 +72,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
       scopa-sim simulate --resume runs/random-vs-greedy-scopa-r1000000-s1
       scopa-sim simulate --resume runs/mine --strategy-file mine.py:f=mine.py
       scopa-sim simulate --rounds 100000 --strategies pimc,pimc --keep-taken
+      scopa-sim simulate --rounds 20000 --strategies mine.py:f,greedy --isolate
     """
     # imported when the command runs: help and listings stay light
     from ..runs.executors import executor
@@ -90,8 +94,14 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
             raise click.UsageError("say how much to simulate: --rounds N or --games N")
         if rounds is not None and games is not None:
             raise click.UsageError("--rounds and --games exclude each other")
+        given, seed = seed, parse_seed(seed, isolate)
+        move_timeout = isolation(isolate, move_timeout, given, scheduler)
+        if isolate:
+            rules = parse_rules(rules_name, rule_options)
+            return simulate_isolated(rounds, games, strategies, rules, seed, out_dir, batch_size,
+                                     overwrite, keep_taken, move_timeout, quiet, fmt)
         spec = RunSpec.make(rounds, games, strategies, parse_rules(rules_name, rule_options),
-                            parse_seed(seed), batch_size,       # None: defaults.default
+                            seed, batch_size,       # None: defaults.default
                             keep_taken=keep_taken)
         out_dir = out_dir or default_out(spec)
         outside_runs(out_dir, itself=False)
@@ -107,6 +117,49 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
                      f"{'games' if run.spec.games else 'rounds'}  on {on}")
             result = execute(run, None, quiet, ex)
     print_summary(run, result, fmt)
+    trusted_note(False, [str(s) for s in run.spec.strategies], quiet)
+
+
+def simulate_isolated(rounds, games, strategies, rules, seed, out_dir, batch_size, overwrite,
+                      keep_taken, move_timeout, quiet, fmt) -> None:
+    """`simulate --isolate`: the run played with every user strategy in its
+    own processes, held in memory, written when it is over
+    (`resume.store_isolated`); the forfeits in its summary and manifest."""
+    # imported when the command runs: help and listings stay light
+    from ..engine.isolate import Entrants
+    from ..runs.resume import store_isolated
+    from ..runs.runner import isolated_spec
+    with Entrants(rules, move_timeout) as pool:
+        spec = isolated_spec(rounds, games, strategies, rules, seed, batch_size, keep_taken, pool)
+        out_dir = out_dir or default_out(spec)
+        outside_runs(out_dir, itself=False)
+        _free(out_dir, overwrite)
+        if not quiet:
+            note(f"run {out_dir}  {spec.units:,} {'games' if spec.games else 'rounds'}, "
+                 f"user strategies isolated; written when it is over")
+        bar = progress(quiet, "simulate", False)
+        try:
+            with bar:
+                task = bar.add_task("", total=spec.units, note="")
+
+                def show(units, rate):
+                    bar.update(task, advance=units, note=f"{rate:,.0f} rounds/s")
+                run, result = store_isolated(out_dir, spec, overwrite, pool, show)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted: an isolated run is written only when it is over; "
+                              "nothing was saved") from None
+    print_summary(run, result, fmt)
+
+
+def _free(out_dir: Path, overwrite: bool) -> None:
+    """Refuse, before any work, an --out that holds something (unless
+    `overwrite`: then `Run.create` checks that it holds a run)."""
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise click.UsageError(f"{out_dir} is a file, not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not overwrite:
+        raise click.UsageError(f"{out_dir} already exists: choose another --out, or pass "
+                               f"--overwrite")
 
 
 def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
@@ -189,6 +242,7 @@ def print_summary(run, s: dict, fmt: str) -> None:
         labels = [escape(label) for label in labels]
     if fmt == "json":
         click.echo(json.dumps({"run": str(run.root), "seed": spec.seed,
+                               **({"isolate": True} if spec.isolate else {}),
                                "strategies": labels, "rules": spec.rules.name, **s}, indent=2),
                    file=results())
         return
@@ -213,6 +267,9 @@ def print_summary(run, s: dict, fmt: str) -> None:
     for key, title in category_rows(s):
         table.add_row(title, *(f"{side[key]['mean']:.4f} ±{side[key]['high'] - side[key]['mean']:.4f}"
                                for side in s["sides"]))
+    if spec.isolate:
+        from ..analysis.views import forfeits_text
+        head += forfeits_text({"isolate": True, "forfeits": s.get("forfeits")})
     console = out()
     console.print(table)
     console.print(head, soft_wrap=True, markup=False)

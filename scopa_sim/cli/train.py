@@ -2,8 +2,6 @@
 `scopa_sim.study.train` (needs the `train` extra: torch)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, results,

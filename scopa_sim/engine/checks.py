@@ -7,6 +7,8 @@ import numpy as np
 
 MAX_SEED = 2**64 - 1
 SEED_SPAN = "a whole number 0..2**64-1"
+MAX_WIDE_SEED = 2**128 - 1          # a contest's seed (`isolate`): the Python loop deals it
+WIDE_SPAN = "a whole number 0..2**128-1"
 
 
 def whole(value, name: str, low: int, high: int, span: str | None = None) -> int:
@@ -20,13 +22,20 @@ def whole(value, name: str, low: int, high: int, span: str | None = None) -> int
     return int(value)
 
 
-def seed_or_fresh(seed) -> int:
+def seed_or_fresh(seed, wide: bool = False) -> int:
     """`seed` checked (0..2**64-1); None draws a fresh one (63 random bits),
-    as the command line does without --seed. Every entry point that takes a
+    as the command line does without --seed. With `wide` (a run under
+    isolation), 0..2**128-1, and a fresh one has 128 random bits: a secret
+    no entrant can guess from its cards. Every entry point that takes a
     seed returns the one it used (a result's "seed", a DataFrame's
     `attrs["seed"]`), so a run without one can be repeated."""
     if seed is None:
-        return secrets.randbits(63)
+        return secrets.randbits(128 if wide else 63)
+    if wide:
+        return whole(seed, "seed", 0, MAX_WIDE_SEED, WIDE_SPAN)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed > MAX_SEED:
+        raise ValueError(f"seed must be {SEED_SPAN}, not {seed!r} (a seed of up to 128 bits "
+                         f"goes with isolation)")
     return whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
 
 

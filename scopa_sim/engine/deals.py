@@ -38,8 +38,9 @@ def deck(seed: int, unit: int, number: int = 0) -> list[int]:
     """The deck order (40 cards, dealing order) of round `number` of unit
     `unit` (a round of a rounds run, or a game) of a run seeded `seed`."""
     order = np.zeros(40, np.int64)
-    kernels.round.deal_deck(np.uint64(int(seed) % 2**64), np.int64(unit), np.int64(number),
-                            order, np.zeros(1, np.uint64))
+    kernels.round.keyed_deal_round(np.uint64(int(seed) % 2**64), np.uint64(int(seed) >> 64),
+                                   np.int64(unit), np.int64(number), order,
+                                   np.zeros(1, np.uint64))
     return order.tolist()
 
 
@@ -53,10 +54,9 @@ def deal_columns(rules: Rules, seed: int, units, numbers=None, threads: int | No
     units = np.ascontiguousarray(units, np.int64)
     numbers = (np.zeros_like(units) if numbers is None
                else np.ascontiguousarray(numbers, np.int64))
-    n, rows = rules.players, len(units)
+    n = rules.players
     dealers = (units + numbers) % n
-    seed = int(seed) % 2**64
-    if kernel:
+    if kernel and int(seed) < 2**64:          # a wider seed (an isolated run's): numpy's
         hands, dealt, tables = _kernel_sets(rules, seed, units, numbers, dealers, threads)
     else:
         hands, dealt, tables = decks.deal_sets(seed, units, numbers, dealers, rules)

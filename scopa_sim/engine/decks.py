@@ -58,9 +58,11 @@ def _mix64(z: np.ndarray) -> np.ndarray:
 
 def decks(seed: int, units: np.ndarray, numbers: np.ndarray) -> np.ndarray:
     """deck[i, row]: the i-th card dealt in round `numbers[row]` of unit
-    `units[row]` of run `seed` (int8)."""
+    `units[row]` of run `seed` (int8); a seed of up to 128 bits keys the
+    stream as `kernels.rng.keyed_deal_stream` does (its high half xored into DEAL)."""
     rows = len(units)
-    state = _sip(U(seed), DEAL, (units.astype(U) << U(20)) | (numbers.astype(U) & U(0xFFFFF)))
+    key = (U(int(seed) % 2**64), DEAL ^ U(int(seed) >> 64))
+    state = _sip(*key, (units.astype(U) << U(20)) | (numbers.astype(U) & U(0xFFFFF)))
     deck = np.repeat(np.arange(N_CARDS, dtype=np.int8), rows)      # deck[i * rows + row]
     column = np.arange(rows)
     for i in range(N_CARDS - 1, 0, -1):           # swap card i with card j <= i, j drawn

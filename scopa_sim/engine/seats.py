@@ -5,24 +5,28 @@ loop (`kernels.play.play_out`, through a step kernel, `kernels.batch.step_for`):
 the kernel plays every seat it can and hands back when a Python strategy
 must decide, so the loop gives the same bytes for the same strategies. The
 loop also says where a jitted user strategy raised, which the kernel cannot.
+
+With `entrants` (`isolate.Entrants`), every user strategy, jitted or not,
+decides in a process of its own, from the Python loop; one that forfeits
+(`isolate.Forfeit`) plays move 0 for the rest of the round, and its side's
+results of that round are all 0.
 """
 from __future__ import annotations
 
-import copy
 import functools
 
 import numpy as np
 
 from .. import kernels
 from . import nets
-from .cards import cards_of
+from .checks import MAX_SEED
+from .isolate import Closed, Forfeit
 from ..kernels import registry, layout as L, position as P
 from ..kernels.play import FAULT, OVER
 from ..kernels.users import F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user
-from ..observation import Observation
 from .rules import Rules, packed
 from .strategies import Strategy, pack_strategies
-from .user import UserSpec, python_arity
+from .user import UserSpec, user_call
 
 
 class StrategyError(ValueError):
@@ -45,20 +49,19 @@ class Seats:
     """The strategies at the seats (one per seat, see `strategies.seats_of`),
     packed for the kernel: ids, parameter rows, the user strategies' slots."""
 
-    def __init__(self, rules: Rules, strategies):
-        self.rules = rules
+    def __init__(self, rules: Rules, strategies, entrants=None):
+        self.rules, self.entrants = rules, entrants
         self.packed = packed(rules)
         self.ids, self.params, self.seats, self.users, self.nets = pack_strategies(strategies, rules)
-        self.python = any(not u.jitted for u in self.users)
+        self.python = entrants is not None or any(not u.jitted for u in self.users)
         self.kind = kernels.batch.kind_for(self.ids[:rules.players])
         self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
         ids = self.ids.copy()          # the Python round loop's: a Python strategy's seat is PYTHON
         for seat, s in enumerate(self.seats):
-            if isinstance(s.spec, UserSpec) and not s.spec.jitted:
+            if isinstance(s.spec, UserSpec) and (entrants is not None or not s.spec.jitted):
                 ids[seat] = registry.PYTHON
         self.lineup = registry.Lineup(ids, self.params)
-        self._takes_params = {u: python_arity(u.function) == 3
-                              for u in self.users if not u.jitted}
+        self._calls = {} if entrants is not None else {u: user_call(u, rules) for u in self.users}
 
     def _slots(self):
         """The users' functions (a Python one's slot holds `no_user`: it plays
@@ -97,8 +100,10 @@ class Seats:
         strategy fails, naming it and where. `scratch` (default: fresh)
         holds the last round's deck and log afterwards."""
         scratch = scratch or self.scratch()
-        if self.python:
+        if self.python:                   # and a seed of 128 bits, which only it deals
             return self.play_in_python(games, seed, first, count, sides, rounds, scratch)
+        if seed > MAX_SEED:
+            raise ValueError(f"a seed above 2**64-1 goes with isolation, not {seed}")
         try:
             rows = kernels.simulate_units(games, seed, first, count, self.packed, self.ids,
                                           self.params, sides, rounds, scratch)
@@ -159,16 +164,17 @@ class Seats:
         step = K.batch.step_for(self.ids[:self.rules.players])
         n, n_sides = self.rules.players, self.rules.n_sides
         row = 0
-        seed = np.uint64(int(seed) % 2**64)
+        lo, hi = np.uint64(int(seed) % 2**64), np.uint64(int(seed) >> 64)
         for u in range(first, first + count):
             dealer, number = u % n, 0
             scores[:] = 0
             while True:
                 if row == rounds.shape[0]:
                     return -1
-                K.round.deal_round(seed, u, number, deck, rng)
+                K.round.keyed_deal_round(lo, hi, u, number, deck, rng)
                 result, fields = sides[row], rounds[row]
                 P.start_round(pos, deck, dealer, rules)
+                forfeited = set()
                 while True:
                     fault[F_STRATEGY] = -1
                     try:                      # the kernel's seats, up to a Python one
@@ -186,9 +192,11 @@ class Seats:
                         raise self.bad_choice(fault, seat, where())
                     m = K.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules, scratch.cards,
                                       scratch.takes, scratch.work)
-                    i = self.decide(seat, pos, deck, m, scratch, where)
+                    i = self._move(seat, pos, deck, m, scratch, where, forfeited)
                     K.play.play_at(board, kit, np.int64(i))
                 K.round.end_round(pos, rules, dealer, result, fields)
+                for seat in forfeited:
+                    result[self.rules.teams[seat]] = 0
                 K.round.keep_piles(scratch.taken, row, pos, n_sides)
                 if record is not None:
                     record.append((deck.copy(), log[:int(pos[P.PLAYS])].copy()))
@@ -203,6 +211,17 @@ class Seats:
         return row
 
     # -- one decision -------------------------------------------------------
+    def _move(self, seat, pos, deck, n, scratch, where, forfeited: set) -> int:
+        """`decide`, or 0 at a seat whose entrant forfeited the round (added
+        to `forfeited` when it does)."""
+        if seat in forfeited:
+            return 0
+        try:
+            return self.decide(seat, pos, deck, n, scratch, where)
+        except Forfeit:
+            forfeited.add(seat)
+            return 0
+
     def decide(self, seat: int, pos, deck, n: int, scratch, where=lambda: "this position") -> int:
         """The index of the move seat's strategy plays among the n legal
         moves in scratch's cards/takes; StrategyError naming it and `where()`
@@ -216,6 +235,8 @@ class Seats:
             else:
                 i = kernels.batch.call(self.chooser, int(self.ids[seat]), p, seat, n,
                                        scratch.board(pos, deck), scratch.kit(self.packed))
+        except (Forfeit, Closed):
+            raise
         except (Exception, SystemExit) as e:         # a strategy may not end the program
             raise StrategyError(f"strategy {strategy} raised {type(e).__name__}: {e} "
                                 f"at {where()}") from None
@@ -231,13 +252,9 @@ class Seats:
         rng, users = scratch.rng, scratch.users
         obs = np.zeros(kernels.observe.O_SIZE, np.int64)           # fresh for every call
         kernels.observe.observe(seat, pos, self.packed, users.scores, rng, obs)
-        if spec.jitted:
-            return spec.function(obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())
-        moves = [(int(c), tuple(cards_of(int(t)))) for c, t in zip(cards[:n], takes[:n])]
-        args = [Observation.from_array(obs, copy.copy(self.rules)), moves]   # its own rules
-        if self._takes_params[spec]:
-            args.append(dict(zip(spec.params, map(float, p))))
-        return spec.function(*args)
+        if self.entrants is not None:
+            return self.entrants.ask(spec, seat, obs, p, cards[:n], takes[:n])
+        return self._calls[spec](obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())
 
 
 def _where(games: bool, unit: int, number: int, seat: int, play: int) -> str:

@@ -38,6 +38,7 @@ class StrategySpec:
 
 
 REGISTRY = {b.name: StrategySpec(b.name, b.id, b.kind, b.help, b.params) for b in registry.BUILTINS}
+ONLY_AT_A_SEAT = "under --isolate a user strategy plays only at a seat, not as a parameter"
 FAST_NAMES = tuple(b.name for b in registry.BUILTINS if b.kind != "search")   # "strategy" values
 
 
@@ -112,21 +113,25 @@ def default_text(p: Param) -> str:
     return f"{p.name}={param_text(p, p.default)}"
 
 
-def parse_strategy(text, known: dict[str, UserSpec] | None = None) -> Strategy:
+def parse_strategy(text, known: dict[str, UserSpec] | None = None, loader=None) -> Strategy:
     """`name`, `name:key=value,...`, `PATH.py:NAME[:key=value,...]`,
     `package.module:NAME[...]`, a function or a Strategy; ValueError lists
     the valid names or keys. User strategies named in `known` (text ->
-    UserSpec: a stored run's) are taken from there, not loaded."""
+    UserSpec: a stored run's) are taken from there, not loaded; others are
+    loaded by `loader` (text -> UserSpec; default `user.load`, here)."""
     known = known or {}
     if isinstance(text, Strategy):
         return text
     if isinstance(text, UserSpec):
         spec, args = text, ""
     elif callable(text):
+        if loader is not None:
+            raise ValueError("under isolation a user strategy is written PATH.py:NAME or "
+                             "module:NAME, not passed as a function")
         spec, args = user.make(text), ""
     elif user.is_reference(str(text).strip()):
         where, name, *rest = str(text).strip().split(":", 2)
-        spec, args = _user(f"{where}:{name}", known), rest[0] if rest else ""
+        spec, args = _user(f"{where}:{name}", known, loader), rest[0] if rest else ""
     else:
         name, _, args = str(text).strip().partition(":")
         spec = REGISTRY.get(name.strip().lower())
@@ -142,7 +147,7 @@ def parse_strategy(text, known: dict[str, UserSpec] | None = None) -> Strategy:
         if key not in values:
             valid = ", ".join(params) or "none"
             raise ValueError(f"strategy {spec.name} has no parameter {key!r} (parameters: {valid})")
-        parsed = _param_value(spec.name, params[key], value, known)
+        parsed = _param_value(spec.name, params[key], value, known, loader)
         if key in given and parsed != values[key]:
             raise ValueError(f"parameter {key} of {spec.name} is given twice, as {given[key]!r} "
                              f"and {value!r}: give it once")
@@ -150,14 +155,16 @@ def parse_strategy(text, known: dict[str, UserSpec] | None = None) -> Strategy:
     return Strategy(spec, tuple(values.items()))
 
 
-def _user(reference: str, known: dict[str, UserSpec]) -> UserSpec:
-    return known[reference] if reference in known else user.load(reference)
+def _user(reference: str, known: dict[str, UserSpec], loader=None) -> UserSpec:
+    return known[reference] if reference in known else (loader or user.load)(reference)
 
 
-def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec]):
+def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec], loader=None):
     """A parameter value from its text (checked by `Strategy`)."""
     if p.kind == "strategy":
         if user.is_reference(text):
+            if loader is not None:
+                raise ValueError(ONLY_AT_A_SEAT)
             return _user(text, known)
         if text not in FAST_NAMES:
             raise ValueError(f"parameter {p.name} of {strategy} names a fast strategy "
@@ -178,6 +185,8 @@ def _check_value(strategy: str, p: Param, value) -> None:
     where = f"parameter {p.name} of {strategy}"
     if p.kind == "strategy":
         if isinstance(value, UserSpec):
+            if getattr(value.function, "isolated", False):
+                raise ValueError(ONLY_AT_A_SEAT)
             if not value.jitted:
                 raise ValueError(f"{where}: a rollout plays in the kernel, so {value.text} "
                                  f"must be a jitted (@numba.njit) strategy")

@@ -23,6 +23,7 @@ a folder of its own; a function passed in Python is compiled again, checked.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import importlib
 import importlib.util
@@ -352,3 +353,22 @@ def python_arity(function) -> int:
         return 2
     return len([p for p in parameters if p.default is p.empty
                 and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])
+
+
+def user_call(spec: UserSpec, rules):
+    """`f(obs, cards, takes, params)` (arrays) calling user strategy `spec`
+    as it takes its arguments: a jitted one as is, a Python one with an
+    `Observation`, a list of moves and (if it takes them) a dict of params."""
+    if spec.jitted:
+        return spec.function
+    from ..observation import Observation     # Numba's observe kernels: only to call one
+    from .cards import cards_of
+    takes_params = python_arity(spec.function) == 3
+
+    def call(obs, cards, takes, p):
+        moves = [(int(c), tuple(cards_of(int(t)))) for c, t in zip(cards, takes)]
+        args = [Observation.from_array(obs, copy.copy(rules)), moves]    # its own rules
+        if takes_params:
+            args.append(dict(zip(spec.params, map(float, p))))
+        return spec.function(*args)
+    return call

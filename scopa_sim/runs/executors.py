@@ -44,6 +44,8 @@ SCHEDULER_ENV = "SCOPA_SIM_SCHEDULER"
 POLL = 0.25                         # seconds between looks at INTERRUPT while a batch runs
 CONNECT_TIMEOUT = 10.0              # seconds to reach a scheduler and hear its answer
 WORKERS_TIMEOUT = 15.0              # seconds a cluster may be without a worker
+HERE = ""                           # the scheduler "this machine's threads", whatever
+                                    # SCOPA_SIM_SCHEDULER says (isolated runs)
 
 
 class ClusterError(ValueError):

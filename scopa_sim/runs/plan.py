@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import defaults as sizes
-from ..engine.checks import MAX_SEED, SEED_SPAN, whole
+from ..engine.checks import MAX_SEED, MAX_WIDE_SEED, SEED_SPAN, WIDE_SPAN, whole
 from ..engine.rules import Rules
 from ..engine.strategies import Strategy, net_slots, seats_of, user_slots
 from ..engine.user import is_reference
@@ -32,13 +32,16 @@ class Planned:
     units: int
     games: bool
     batch_size: int
+    isolate: bool
 
     def _check_plan(self) -> None:
-        if not isinstance(self.games, bool) or not isinstance(self.rules, Rules):
-            raise ValueError("a run spec needs Rules, and games true or false")
+        if (not isinstance(self.games, bool) or not isinstance(self.rules, Rules)
+                or not isinstance(self.isolate, bool)):
+            raise ValueError("a run spec needs Rules, and games and isolate true or false")
         unit = "games" if self.games else "rounds"
+        seeds = (MAX_WIDE_SEED, WIDE_SPAN) if self.isolate else (MAX_SEED, SEED_SPAN)
         for name, title, low, high, span in (("units", f"the number of {unit}", 1, MAX_UNITS, None),
-                                             ("seed", "seed", 0, MAX_SEED, SEED_SPAN),
+                                             ("seed", "seed", 0, *seeds),
                                              ("batch_size", "batch size", 1, MAX_BATCH, None)):
             object.__setattr__(self, name, whole(getattr(self, name), title, low, high, span))
 
@@ -61,6 +64,7 @@ class RunSpec(Planned):
     games: bool = False
     batch_size: int = DEFAULT_BATCH
     keep_taken: bool = False        # store each side's captured cards too (`taken`)
+    isolate: bool = False           # user strategies in processes of their own; 128-bit seeds
 
     def __post_init__(self):
         self._check_plan()
@@ -69,7 +73,7 @@ class RunSpec(Planned):
 
     @classmethod
     def make(cls, rounds=None, games=None, strategies=("random", "greedy"), rules="scopa",
-             seed=0, batch_size=DEFAULT_BATCH, keep_taken=False) -> RunSpec:
+             seed=0, batch_size=DEFAULT_BATCH, keep_taken=False, isolate=False) -> RunSpec:
         """`batch_size` None: `defaults.default` for the kind of unit."""
         if (rounds is None) == (games is None):
             raise ValueError("give either rounds or games")
@@ -77,7 +81,7 @@ class RunSpec(Planned):
         if batch_size is None:
             batch_size = sizes.default(games is not None)
         return cls(rules, tuple(seats_of(strategies, rules)), seed, rounds if games is None else games,
-                   games is not None, batch_size, keep_taken)
+                   games is not None, batch_size, keep_taken, isolate)
 
 
 def spec_dict(spec: RunSpec) -> dict:
@@ -90,7 +94,8 @@ def spec_dict(spec: RunSpec) -> dict:
             "strategies": [str(s) for s in spec.strategies],
             **({"sources": sources} if sources else {}),
             **({"nets": nets} if nets else {}),
-            **({"keep_taken": True} if spec.keep_taken else {})}
+            **({"keep_taken": True} if spec.keep_taken else {}),
+            **({"isolate": True} if spec.isolate else {})}
 
 
 def _sources(spec: RunSpec) -> dict:
@@ -133,6 +138,7 @@ class StoredSpec(Planned):
     format: int = FORMAT
     keep_taken: bool = False
     nets: tuple[tuple[str, str], ...] = ()     # the networks that played: (weights, sha256)
+    isolate: bool = False
 
     def __post_init__(self):
         self._check_plan()
@@ -167,7 +173,8 @@ class StoredSpec(Planned):
             raise ValueError("strategies must be a list")
         return cls(rules, tuple(d["strategies"]), d["seed"], d["units"], d["kind"] == "games",
                    d["batch_size"], _sources_of(d.get("sources", {})), fmt,
-                   d.get("keep_taken", False), _nets_of(d.get("nets", {})))
+                   d.get("keep_taken", False), _nets_of(d.get("nets", {})),
+                   d.get("isolate", False))
 
     def as_dict(self) -> dict:
         """The spec as plain data, as `spec_dict` writes a run spec's."""
@@ -177,7 +184,8 @@ class StoredSpec(Planned):
                 "n_batches": self.n_batches, "rules": _plain(self.rules.settings()),
                 "strategies": list(self.strategies), **({"sources": sources} if sources else {}),
                 **({"nets": dict(self.nets)} if self.nets else {}),
-                **({"keep_taken": True} if self.keep_taken else {})}
+                **({"keep_taken": True} if self.keep_taken else {}),
+                **({"isolate": True} if self.isolate else {})}
 
 
 def _nets_of(d) -> tuple[tuple[str, str], ...]:

@@ -5,21 +5,23 @@ summary) and `resume`, which finishes an interrupted run from Python as
 """
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 
 from ..analysis.summary import Tally
-from .executors import executor
+from .executors import HERE, executor
 from .plan import RunSpec
 from .runner import batch_columns, run
 from .sources import open_to_resume
 from .parts import encode_batch
 
 
-def simulate_part(spec: RunSpec, meta: bytes, b: int):
-    """Batch b as part files' bytes (`meta` in their metadata) and its tally
-    (a batch task: runs on the thread pool or on a Dask worker)."""
-    cols = batch_columns(spec, b)
+def simulate_part(spec: RunSpec, meta: bytes | None, b: int, entrants=None):
+    """Batch b as part files' bytes (`meta` in their metadata; None: the
+    spec's) and its tally (a batch task: runs on the thread pool or on a
+    Dask worker; with `entrants`, here, see `store_isolated`)."""
+    cols = batch_columns(spec, b, entrants)
     tally = Tally(spec.rules)
     tally.add(cols)
     return encode_batch(spec, cols, meta), tally
@@ -73,6 +75,39 @@ def store_batches(stored, workers: int | None = None, scheduler=None,
                    rounds_run=rounds_run, already_complete=complete,
                    rounds_per_second=rounds_run / elapsed if elapsed > 0 else float("nan"))
     return summary
+
+
+def store_isolated(root, spec: RunSpec, overwrite: bool, entrants,
+                   progress: Callable[[int, float | None], None] | None = None):
+    """An isolated run (`spec.isolate`, user strategies in the processes of
+    `entrants`): every batch played here, one at a time, and held in
+    memory; only then is the run written to `root` (`Run.create`), its
+    manifest with the seed and the forfeits: no file holds the seed while
+    the entrants play. The run (closed) and its summary, as `store_batches`'."""
+    from .store import Run
+    tally, parts, rounds_run = Tally(spec.rules), [], 0
+    start = time.perf_counter()
+
+    def keep(b, result) -> None:
+        nonlocal rounds_run
+        parts.append(result[0])
+        tally.merge(result[1])
+        rounds_run += result[1].rounds
+        if progress:
+            progress(spec.batch_range(b)[1], rounds_run / (time.perf_counter() - start))
+    task = functools.partial(simulate_part, entrants=entrants)
+    run(task, (spec, None), range(spec.n_batches), keep, workers=1, scheduler=HERE)
+    elapsed = time.perf_counter() - start
+    with Run.create(root, spec, overwrite=overwrite) as stored:
+        for b, part in enumerate(parts):
+            stored.save(b, part)
+        stored.manifest["forfeits"] = entrants.report()
+        stored.finish(elapsed, 1)
+    summary = tally.result()
+    summary.update(unit="games" if spec.games else "rounds", seconds=elapsed,
+                   rounds_run=rounds_run, already_complete=False, forfeits=entrants.report(),
+                   rounds_per_second=rounds_run / elapsed if elapsed > 0 else float("nan"))
+    return stored, summary
 
 
 def resume(path, strategy_files=(), workers: int | None = None, scheduler=None,

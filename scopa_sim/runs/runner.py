@@ -10,6 +10,7 @@ worker, in any order, and give the same bytes.
 """
 from __future__ import annotations
 
+import functools
 import mmap
 from collections.abc import Callable
 
@@ -22,7 +23,7 @@ from ..engine.rules import Rules
 from ..engine.seats import Seats, row_arrays
 from ..kernels import layout as L
 from . import taken
-from .executors import Threads, executor, stream
+from .executors import HERE, Threads, executor, stream
 from .plan import DEFAULT_BATCH, RunSpec
 
 
@@ -43,11 +44,13 @@ def run(task: Callable, args: tuple, batches, consume: Callable[[int, object], o
     return False
 
 
-def run_batch(spec: RunSpec, b: int) -> tuple[np.ndarray, np.ndarray]:
+def run_batch(spec: RunSpec, b: int, entrants=None) -> tuple[np.ndarray, np.ndarray]:
     """Batch `b` of a run: (sides int16[rows, n_sides, N_SIDE], rounds int64[rows, N_ROUND]).
-    A strategy that fails raises `play.StrategyError`, naming where."""
+    A strategy that fails raises `play.StrategyError`, naming where. With
+    `entrants` (`isolate.Entrants`), user strategies play in their processes."""
     first, count = spec.batch_range(b)
-    return Seats(spec.rules, spec.strategies).play_rows(spec.games, spec.seed, first, count)[:2]
+    seats = Seats(spec.rules, spec.strategies, entrants)
+    return seats.play_rows(spec.games, spec.seed, first, count)[:2]
 
 
 def warm_kernels() -> None:
@@ -81,13 +84,14 @@ def _column(values: np.ndarray, dtype) -> np.ndarray:
     return np.ascontiguousarray(values).astype(dtype, copy=False)
 
 
-def batch_columns(spec: RunSpec, b: int) -> dict[str, np.ndarray]:
+def batch_columns(spec: RunSpec, b: int, entrants=None) -> dict[str, np.ndarray]:
     """Batch `b` as named columns (a batch task: runs on any executor); with
-    `keep_taken`, each side's captured cards last (`taken`)."""
+    `keep_taken`, each side's captured cards last (`taken`); with
+    `entrants`, user strategies in their processes (`isolate`)."""
     if not spec.keep_taken:
-        return columns(spec, *run_batch(spec, b))
+        return columns(spec, *run_batch(spec, b, entrants))
     first, count = spec.batch_range(b)
-    sides, rounds, sets = Seats(spec.rules, spec.strategies).play_rows(
+    sides, rounds, sets = Seats(spec.rules, spec.strategies, entrants).play_rows(
         spec.games, spec.seed, first, count, piles=True)
     cols = columns(spec, sides, rounds)
     cols.update({name: np.ascontiguousarray(sets[:, t])
@@ -99,7 +103,8 @@ def simulate(rounds: int | None = None, games: int | None = None,
              strategies=("random", "greedy"), rules: str | Rules = "scopa",
              seed: int | None = None, workers: int = 1, batch_size: int = DEFAULT_BATCH,
              progress: Callable[[int], None] | None = None, scheduler=None,
-             deals: bool = False, taken: bool = False):
+             deals: bool = False, taken: bool = False, isolate: bool = False,
+             move_timeout: float | None = None):
     """Simulate `rounds` rounds (or `games` games) and return one row per round
     (with games, `game` is the game index and `round` the round within it);
     with `deals`, also each round's deal columns (`scopa_sim.engine.deals`: every
@@ -112,8 +117,17 @@ def simulate(rounds: int | None = None, games: int | None = None,
     `distributed.Client`). The same seed gives the same rows for any
     `workers`, `batch_size` and scheduler; without one a fresh seed is drawn.
     The seed is in `df.attrs["seed"]`.
+
+    With `isolate`, user strategies (PATH.py:NAME or module:NAME) play in
+    processes of their own (`engine.isolate`; each move within
+    `move_timeout` seconds, default 1), the batches one at a time here, from
+    a secret 128-bit seed unless one is given; `df.attrs["forfeits"]` counts
+    the rounds each entrant forfeited.
     """
     import pandas as pd              # for the DataFrame: `simulate` the command needs none
+    if isolate:
+        return _isolated(pd, rounds, games, strategies, rules, seed, batch_size, progress,
+                         scheduler, deals, taken, move_timeout)
     spec = RunSpec.make(rounds, games, strategies, rules, seed_or_fresh(seed), batch_size,
                         keep_taken=bool(taken))
     workers = whole(workers, "workers", 1, 1024)
@@ -127,6 +141,37 @@ def simulate(rounds: int | None = None, games: int | None = None,
     df = pd.DataFrame(columns, copy=False)
     df.attrs["seed"] = spec.seed
     return df
+
+
+def _isolated(pd, rounds, games, strategies, rules, seed, batch_size, progress, scheduler,
+              deals, taken, move_timeout):
+    """`simulate` with `isolate`."""
+    from ..engine.isolate import MOVE_TIMEOUT, Entrants
+    if scheduler is not None:
+        raise ValueError("isolation runs on this machine: drop the scheduler")
+    rules = Rules.resolve(rules)
+    with Entrants(rules, move_timeout or MOVE_TIMEOUT) as pool:
+        spec = isolated_spec(rounds, games, strategies, rules, seed, batch_size, bool(taken),
+                             pool)
+        with executor(1, HERE) as ex:
+            columns = _batches_joined(spec, ex, progress, pool)
+    if deals:
+        columns.update(for_rows(spec.rules, spec.seed, spec.games, columns))
+    df = pd.DataFrame(columns, copy=False)
+    df.attrs.update(seed=spec.seed, forfeits=pool.report())
+    return df
+
+
+def isolated_spec(rounds, games, strategies, rules: Rules, seed, batch_size, keep_taken: bool,
+                  entrants) -> RunSpec:
+    """The RunSpec of an isolated run: its user strategies described by
+    their own processes (`entrants.load`), none loaded here; a fresh seed
+    of 128 bits if none is given."""
+    from ..engine.strategies import parse_strategy, split_strategies
+    texts = split_strategies(strategies) if isinstance(strategies, str) else list(strategies)
+    parsed = tuple(parse_strategy(t, loader=entrants.load) for t in texts)
+    return RunSpec.make(rounds, games, parsed, rules, seed_or_fresh(seed, wide=True), batch_size,
+                        keep_taken=keep_taken, isolate=True)
 
 
 def fill_batch(spec: RunSpec, sides: np.ndarray, fields: dict, b: int) -> int:
@@ -177,7 +222,7 @@ def _new_memory(shape: tuple, dtype) -> np.ndarray:
     return np.frombuffer(memory, dtype, count).reshape(shape)
 
 
-def _batches_joined(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
+def _batches_joined(spec: RunSpec, ex, progress, entrants=None) -> dict[str, np.ndarray]:
     """Any run: each batch's columns made where it runs, joined in order
     (one copy of each column)."""
     parts = []
@@ -186,7 +231,8 @@ def _batches_joined(spec: RunSpec, ex, progress) -> dict[str, np.ndarray]:
         parts.append(cols)
         if progress:
             progress(len(cols["round"]))
-    run(batch_columns, (spec,), range(spec.n_batches), keep, scheduler=ex)
+    task = functools.partial(batch_columns, entrants=entrants)
+    run(task, (spec,), range(spec.n_batches), keep, scheduler=ex)
     rows = sum(len(p["round"]) for p in parts)
     return {k: np.concatenate([p[k] for p in parts], out=_new_memory((rows,), parts[0][k].dtype))
             for k in parts[0]}

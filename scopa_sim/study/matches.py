@@ -13,9 +13,16 @@ side, which differs with three).
 Batches run on any executor (threads, or Dask) but are folded into the
 totals in batch order, and `until_halfwidth` is checked after each batch in
 that order: where a run stops does not depend on scheduling.
+
+With `isolate`, every user strategy plays in processes of its own
+(`engine.isolate`), batches run one at a time on this machine, the seed
+(fresh: 128 random bits) is only in the result, and the result says how
+many rounds each entrant forfeited ("forfeits").
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +33,8 @@ from .. import defaults as sizes
 from ..analysis.ratings import bradley_terry
 from ..analysis.stats import PairedMoments, wilson
 from ..engine.checks import seed_or_fresh
-from ..runs.executors import executor
+from ..engine.isolate import MOVE_TIMEOUT, Entrants
+from ..runs.executors import HERE, Threads, executor
 from ..engine.rules import Rules
 from ..runs.plan import RunSpec
 from ..runs.runner import columns, run, run_batch
@@ -49,12 +57,12 @@ class BatchResult:
     wdl: np.ndarray
 
 
-def _play(spec: RunSpec, b: int, a_side: int, first: int, count: int):
+def _play(spec: RunSpec, b: int, a_side: int, first: int, count: int, entrants=None):
     """A's margins over the others' mean in one play: its points minus the
     other sides' mean (two sides: minus the other's); a round (or game) is
     won when no other side has as many points, drawn when the best other has
     as many."""
-    cols = columns(spec, *run_batch(spec, b))
+    cols = columns(spec, *run_batch(spec, b, entrants))
     others = [t for t in range(spec.rules.n_sides) if t != a_side]
     points = cols[f"points_{a_side}"].astype(np.int64)
     theirs = np.array([cols[f"points_{t}"] for t in others], np.int64)
@@ -73,10 +81,12 @@ def _play(spec: RunSpec, b: int, a_side: int, first: int, count: int):
     return y, w, won, wdl
 
 
-def duplicate_batch(specs: Sequence[RunSpec], b: int) -> BatchResult:
-    """Batch b of every play: A is side s in `specs[s]`."""
+def duplicate_batch(specs: Sequence[RunSpec], b: int, entrants=None) -> BatchResult:
+    """Batch b of every play: A is side s in `specs[s]` (user strategies in
+    the processes of `entrants`, if given)."""
     first, count = specs[0].batch_range(b)
-    ys, ws, wins, wdls = zip(*(_play(spec, b, s, first, count) for s, spec in enumerate(specs)))
+    ys, ws, wins, wdls = zip(*(_play(spec, b, s, first, count, entrants)
+                               for s, spec in enumerate(specs)))
     return BatchResult(count, np.array(ys), np.array(ws),
                        None if wins[0] is None else np.array(wins), sum(wdls))
 
@@ -136,59 +146,104 @@ def compare(a, b, rules="scopa", seed: int | None = None, deals: int | None = No
             until_halfwidth: float | None = None, games: bool = False,
             max_deals: int = DEFAULT_MAX_DEALS, batch_size: int | None = None,
             workers: int | None = None, scheduler=None,
-            progress: Callable[[Comparison], None] | None = None) -> dict:
+            progress: Callable[[Comparison], None] | None = None, isolate: bool = False,
+            move_timeout: float = MOVE_TIMEOUT, entrants=None) -> dict:
     """Compare strategy `a` with `b` on duplicate deals (or game seeds, with
     `games`): `deals` pairs, or batches until the paired 95% halfwidth of
     the headline estimate (margin per round; match win rate with games) is
     at most `until_halfwidth`, or `max_deals` is reached. Batches run on
     `workers` threads or a Dask cluster (`scheduler`, as for `simulate`).
-    Without a `seed` a fresh one is drawn (the result's "seed")."""
+    Without a `seed` a fresh one is drawn (the result's "seed").
+
+    With `isolate`, user strategies (PATH.py:NAME or module:NAME) play in
+    processes of their own, each decision within `move_timeout` seconds
+    (see the module docstring); `entrants`: an `isolate.Entrants` already
+    open (a tournament's), else one of its own."""
     if deals is not None and until_halfwidth is not None:
         raise ValueError("give either a number of deals or a halfwidth to reach, not both")
     if until_halfwidth is not None and not 0 < until_halfwidth < float("inf"):
         raise ValueError(f"the halfwidth to reach must be a positive number, not {until_halfwidth}")
-    seed = seed_or_fresh(seed)
+    isolate = isolate or entrants is not None
+    seed = seed_or_fresh(seed, wide=isolate)
     units = (DEFAULT_DEALS if until_halfwidth is None else max_deals) if deals is None else deals
     size = batch_size or (sizes.DUPLICATE_GAMES if games else sizes.DUPLICATE_DEALS)
-    sa, sb = parse_strategy(a), parse_strategy(b)         # also functions (user strategies)
-    a, b = str(sa), str(sb)
-    kw = {"games" if games else "rounds": units}
     rules = Rules.resolve(rules)
-    sides = range(rules.n_sides)
-    specs = [RunSpec.make(**kw, strategies=tuple(sa if t == s else sb for t in sides),
-                          rules=rules, seed=seed, batch_size=size) for s in sides]
-    cmp = Comparison(a, b, games, len(sides))
+    with _entrants(isolate, entrants, rules, move_timeout, scheduler) as pool:
+        load = pool.load if pool is not None else None
+        sa, sb = parse_strategy(a, loader=load), parse_strategy(b, loader=load)   # or functions
+        a, b = str(sa), str(sb)
+        kw = {"games" if games else "rounds": units}
+        sides = range(rules.n_sides)
+        specs = [RunSpec.make(**kw, strategies=tuple(sa if t == s else sb for t in sides),
+                              rules=rules, seed=seed, batch_size=size, isolate=isolate)
+                 for s in sides]
+        cmp = Comparison(a, b, games, len(sides))
 
-    def fold(_, batch: BatchResult) -> bool:
-        cmp.add(batch)
-        if progress:
-            progress(cmp)
-        return until_halfwidth is not None and cmp.headline_halfwidth() <= until_halfwidth
-    stop = run(duplicate_batch, (specs,), range(specs[0].n_batches), fold, workers, scheduler)
+        def fold(_, batch: BatchResult) -> bool:
+            cmp.add(batch)
+            if progress:
+                progress(cmp)
+            return until_halfwidth is not None and cmp.headline_halfwidth() <= until_halfwidth
+        task = functools.partial(duplicate_batch, entrants=pool)
+        here = HERE if isolate and scheduler is None else scheduler     # never a cluster's
+        stop = run(task, (specs,), range(specs[0].n_batches), fold,
+                   1 if isolate else workers, here)
     out = cmp.result()
     out.update(seed=specs[0].seed, rules=rules.name, batch_size=size,
                until_halfwidth=until_halfwidth,
                reached=None if until_halfwidth is None else bool(stop))
+    if pool is not None:
+        out.update(isolate=True, move_timeout=pool.move_timeout, forfeits=pool.report())
     return out
+
+
+@contextlib.contextmanager
+def _entrants(isolate: bool, given, rules: Rules, move_timeout: float, scheduler):
+    """The entrants' processes of a run: `given`, or with `isolate` an
+    `Entrants` of its own (stopped on leaving), else None."""
+    if given is not None or not isolate:
+        yield given
+        return
+    if scheduler is not None and not isinstance(scheduler, Threads):
+        raise ValueError("isolation runs on this machine: drop the scheduler (--scheduler, "
+                         "--cluster)")
+    with Entrants(rules, move_timeout) as pool:
+        yield pool
 
 
 def tournament(strategies: Sequence[str], rules="scopa", seed: int | None = None,
                deals: int = 20_000, games: bool = False, batch_size: int | None = None,
                workers: int | None = None, scheduler=None,
-               progress: Callable[[int, int, Comparison], None] | None = None) -> dict:
+               progress: Callable[[int, int, Comparison], None] | None = None,
+               isolate: bool = False, move_timeout: float = MOVE_TIMEOUT) -> dict:
     """A round robin of duplicate comparisons, every pair on the same decks:
     the matrix of margins per round (row against column, over the others'
     mean: `compare`'s) with 95% intervals, and Bradley-Terry ratings from
     round wins (a draw counts half; with `games`, from games won) with
     Hessian intervals, also on an Elo scale.
-    Without a `seed` a fresh one is drawn (the result's "seed")."""
-    parsed = [parse_strategy(s) for s in strategies]
+    Without a `seed` a fresh one is drawn (the result's "seed").
+    With `isolate`, as `compare`'s: every pair plays with one set of
+    entrant processes, and the result's "forfeits" counts them all."""
+    rules = Rules.resolve(rules)
+    with _entrants(isolate, None, rules, move_timeout, scheduler) as pool:
+        out = _tournament(strategies, rules, seed, deals, games, batch_size,
+                          1 if isolate else workers, HERE if isolate and scheduler is None
+                          else scheduler, progress, pool)
+    if pool is not None:
+        out.update(isolate=True, move_timeout=pool.move_timeout, forfeits=pool.report())
+    return out
+
+
+def _tournament(strategies, rules, seed, deals, games, batch_size, workers, scheduler,
+                progress, pool) -> dict:
+    """`tournament`, its user strategies in the processes of `pool` if given."""
+    parsed = [parse_strategy(s, loader=pool.load if pool is not None else None) for s in strategies]
     names = [str(s) for s in parsed]
     if len(names) < 2:
         raise ValueError("a tournament needs at least two strategies")
     if len(set(names)) < len(names):
         raise ValueError(f"strategies must differ: {', '.join(names)}")
-    seed = seed_or_fresh(seed)
+    seed = seed_or_fresh(seed, wide=pool is not None)
     k = len(names)
     margin = np.full((k, k), np.nan)
     low, high = margin.copy(), margin.copy()
@@ -200,7 +255,8 @@ def tournament(strategies: Sequence[str], rules="scopa", seed: int | None = None
         for p, (i, j) in enumerate(pairs):
             cb = (lambda c, p=p: progress(p, len(pairs), c)) if progress else None
             matches.append(compare(parsed[i], parsed[j], rules, seed, deals=deals, games=games,
-                                   batch_size=batch_size, scheduler=ex, progress=cb))
+                                   batch_size=batch_size, scheduler=ex, progress=cb,
+                                   entrants=pool))
     for r, (i, j) in zip(matches, pairs):
         m = r["margin"]
         margin[i, j], low[i, j], high[i, j] = m["estimate"], m["low"], m["high"]
