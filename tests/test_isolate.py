@@ -51,12 +51,14 @@ pytestmark = pytest.mark.skipif(not (PROC / "self" / "cmdline").exists() or os.n
 
 
 def entrant_processes() -> list[int]:
-    """Every live process running the entrant module (from /proc)."""
+    """Every live process running the entrant module that this one started
+    (from /proc: other runs on the machine are not ours to count)."""
     found = []
     for d in PROC.iterdir():
         if d.name.isdigit() and not gone(int(d.name)):
             try:
-                if b"scopa_sim.engine.isolate" in (d / "cmdline").read_bytes():
+                if (b"scopa_sim.engine.isolate" in (d / "cmdline").read_bytes()
+                        and f"\nPPid:\t{os.getpid()}\n" in (d / "status").read_text()):
                     found.append(int(d.name))
             except OSError:
                 pass
@@ -164,6 +166,9 @@ def garbage(obs, moves):
     if obs.plays < 2 and obs.random % 20 == 1:
         return len(moves)
     return 0
+
+def always(obs, moves):
+    os._exit(3)
 '''
 
 
@@ -182,6 +187,14 @@ def test_an_entrant_that_fails_forfeits_its_round_and_the_run_goes_on(flaky, nam
     assert set(r["forfeits"]) == {f"{flaky}:{name}"}
     assert r["forfeits"][f"{flaky}:{name}"][kind] > 0
     assert entrant_processes() == []
+
+
+def test_an_entrant_that_keeps_failing_is_out_after_max_forfeits(flaky):
+    """It costs the run MAX_FORFEITS restarts, not one a round."""
+    from scopa_sim.engine.isolate import MAX_FORFEITS
+    r = compare(f"{flaky}:always", "random", deals=40, seed=4, isolate=True)
+    assert r["forfeits"] == {f"{flaky}:always": {"crash": MAX_FORFEITS, "out": 80 - MAX_FORFEITS}}
+    assert r["margin"]["high"] < 0 and entrant_processes() == []
 
 
 def test_a_forfeited_round_scores_nothing_for_that_side_alone(flaky):

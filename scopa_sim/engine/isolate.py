@@ -22,8 +22,10 @@ The pipes carry fixed-layout frames (native int64/float64)::
 A handshake has `START_TIMEOUT` seconds (importing Numba and compiling a
 jitted strategy), a decision `move_timeout`. A process that does not answer
 in time, dies, or answers anything but an index of a legal move FORFEITS
-(`Forfeit`): it is killed, and its next decision starts a fresh one. What
-the round does with a forfeit is `seats.Seats.play_in_python`'s.
+(`Forfeit`): it is killed, and its next decision starts a fresh one. After
+`MAX_FORFEITS` forfeited rounds an entrant is out: it forfeits the rounds
+left unasked. What the round does with a forfeit is
+`seats.Seats.play_in_python`'s.
 """
 from __future__ import annotations
 
@@ -46,7 +48,8 @@ START_TIMEOUT = 60.0            # seconds for an entrant to start and load its s
 MOVE_TIMEOUT = 1.0              # seconds for a decision (--move-timeout's default)
 BAD = -(2**63)                  # the answer for a return that is not a whole number
 FILE_LIMIT = 16 * 2**20         # bytes: the largest file an entrant may write
-KINDS = ("timeout", "crash", "bad answer")
+MAX_FORFEITS = 20               # rounds an entrant may forfeit before it is out of the run
+KINDS = ("timeout", "crash", "bad answer", "out")
 ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "NUMBA_CACHE_DIR", "XDG_CACHE_HOME",
                "SCOPA_SIM_BOUNDSCHECK", "SYSTEMROOT", "TMPDIR")
 PIPE_CHUNK = 4096                # bytes a write to a pipe ready for writing takes whole
@@ -234,6 +237,7 @@ class Entrants:
     rules: object
     move_timeout: float = MOVE_TIMEOUT
     start_timeout: float = START_TIMEOUT
+    max_forfeits: int = MAX_FORFEITS
     forfeits: dict = field(default_factory=dict)          # name -> Counter of kinds
     decisions: int = 0                                    # moves asked so far
     _specs: dict = field(default_factory=dict)            # text -> UserSpec (`load`)
@@ -300,7 +304,15 @@ class Entrants:
                 "rules": rules}
 
     def ask(self, spec, seat: int, obs, params, cards, takes) -> int:
-        """Seat's move from user strategy `spec` in its process (see `Entrant.ask`)."""
+        """Seat's move from user strategy `spec` in its process (see
+        `Entrant.ask`). An entrant that has forfeited `max_forfeits` rounds
+        is out: it forfeits every round left, unasked (kind "out"), so that
+        one that always fails costs the run no more restarts or timeouts."""
+        with self._lock:
+            lost = self.forfeits.get(spec.text)
+            if lost is not None and sum(lost.values()) >= self.max_forfeits:
+                lost["out"] += 1
+                raise Forfeit(spec.text, "out", f"out after {self.max_forfeits} forfeited rounds")
         e = self._entrant(spec, seat)
         self.decisions += 1
         try:
