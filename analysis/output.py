@@ -36,6 +36,18 @@ def number(x: float, digits: int = 4) -> str:
     return f"{x:.{digits}f}" if abs(x) < 1e9 else f"{x:.{digits + 1}e}"
 
 
+def signed(x: float, digits: int = 4) -> str:
+    """`x` with its sign and `digits` decimals; what rounds to zero is
+    written 0.000, never -0.000 (nor +0.000)."""
+    text = f"{x:+.{digits}f}"
+    return f"{0:.{digits}f}" if float(text) == 0 else text
+
+
+def signed_ci(low: float, high: float, digits: int = 4) -> str:
+    """An interval of signed numbers as text, [low, high] (`signed`)."""
+    return f"[{signed(low, digits)}, {signed(high, digits)}]"
+
+
 def ci(d: dict, digits: int = 4) -> str:
     """An interval as text, [low, high]."""
     return f"[{number(d['low'], digits)}, {number(d['high'], digits)}]"

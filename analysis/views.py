@@ -3,7 +3,7 @@ HTML) and flat records (for CSV), from the plain data the analysis
 functions return."""
 from __future__ import annotations
 
-from .output import Section, ci, number
+from .output import Section, ci, number, signed, signed_ci
 
 
 
@@ -35,11 +35,11 @@ def compare_view(r: dict) -> tuple[list[Section], list[dict]]:
         others, loss = f"the mean of the {plays - 1} sides of {b}", f"a side of {b} has more points"
     s = Section(f"compare: {a} vs {b}, {r['rules']} (duplicate {unit}: {how})",
                 ["", "estimate", "95% CI", "n"])
-    s.add(f"margin per round, {a} − {others} (points), paired", f"{m['estimate']:+.4f}",
-          f"[{m['low']:+.4f}, {m['high']:+.4f}]", f"{m['n']:,} {sets}")
-    s.add("  same data taken as unpaired", "", f"[{m['unpaired_low']:+.4f}, "
-          f"{m['unpaired_high']:+.4f}]", f"{plays * m['n']:,} plays")
-    s.add(f"  correlation of {corr}", f"{m['correlation']:+.3f}", "", "")
+    s.add(f"margin per round, {a} − {others} (points), paired", signed(m['estimate'], 4),
+          signed_ci(m['low'], m['high'], 4), f"{m['n']:,} {sets}")
+    s.add("  same data taken as unpaired", "", signed_ci(m['unpaired_low'], m['unpaired_high'], 4),
+          f"{plays * m['n']:,} plays")
+    s.add(f"  correlation of {corr}", signed(m['correlation'], 3), "", "")
     if m["halfwidth"] == 0 and m["estimate"] == 0:       # saving: nan, the paired width 0
         s.add(f"  margins identical: each {unit[:-1]} scored the same whoever sat where",
               "", "", "")
@@ -59,7 +59,7 @@ def compare_view(r: dict) -> tuple[list[Section], list[dict]]:
         s.add(f"{a} wins the game (to the target), paired", f"{mw['estimate']:.4f}",
               ci(mw), f"{mw['n']:,} {sets}")
         s.add("  Wilson, games taken as unpaired", f"{ww['rate']:.4f}", ci(ww), f"{ww['n']:,} games")
-        s.add(f"  correlation of {corr}", f"{mw['correlation']:+.3f}", "", "")
+        s.add(f"  correlation of {corr}", signed(mw['correlation'], 3), "", "")
         s.add("rounds per game", f"{r['rounds_per_game']:.2f}", "", "")
         recs += [_rec("match_win_paired", mw, correlation=mw["correlation"]),
                  _rec("match_win_wilson", ww)]
@@ -101,7 +101,7 @@ def tournament_view(t: dict) -> tuple[list[Section], list[dict]]:
                 cells.append("—")
                 continue
             m, lo, hi = t["margin"][i][j], t["low"][i][j], t["high"][i][j]
-            cells.append(f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+            cells.append(f"{signed(m, 3)} {signed_ci(lo, hi, 3)}")
             recs.append({"table": "margin", "strategy": row, "opponent": names[j],
                          "estimate": m, "low": lo, "high": hi})
         mat.add(row, *cells)
@@ -110,7 +110,7 @@ def tournament_view(t: dict) -> tuple[list[Section], list[dict]]:
     rat = Section(f"Bradley-Terry ratings from {basis}, 95% CI",
                   ["rank", "strategy", "log-strength", "95% CI", "Elo", "Elo 95% CI"])
     for r in sorted(t["ratings"], key=lambda r: r["rank"]):
-        rat.add(r["rank"], r["strategy"], f"{r['theta']:+.3f}", f"[{r['low']:+.3f}, {r['high']:+.3f}]",
+        rat.add(r["rank"], r["strategy"], signed(r['theta'], 3), signed_ci(r['low'], r['high'], 3),
                 f"{r['elo']:.0f}", f"[{r['elo_low']:.0f}, {r['elo_high']:.0f}]")
         recs.append({"table": "rating", "strategy": r["strategy"], "estimate": r["theta"],
                      "low": r["low"], "high": r["high"], "elo": r["elo"],
@@ -198,8 +198,8 @@ def report_view(st: dict) -> tuple[list[Section], list[dict]]:
            f"{d['dealer_win']['n']:,}")
     dl.add("leader's side wins the round", f"{d['leader_win']['rate']:.4f}", ci(d["leader_win"]),
            f"{d['leader_win']['n']:,}")
-    dl.add("margin, dealer's side − leader's side (points)", f"{d['margin']['mean']:+.4f}",
-           f"[{d['margin']['low']:+.4f}, {d['margin']['high']:+.4f}]", f"{d['margin']['n']:,}")
+    dl.add("margin, dealer's side − leader's side (points)", signed(d['margin']['mean'], 4),
+           signed_ci(d['margin']['low'], d['margin']['high'], 4), f"{d['margin']['n']:,}")
     recs += [_rec("dealer_round_win", d["dealer_win"]), _rec("leader_round_win", d["leader_win"]),
              _rec("dealer_margin", d["margin"])]
     if "first_dealer_game_win" in d:
@@ -282,8 +282,8 @@ def values_view(r: dict) -> tuple[list[Section], list[dict]]:
     cards = sorted(r["cards"], key=lambda c: -(c["margin"]["mean"] or 0))
     for c in cards:
         m, e = c["margin"], c["win_edge"]
-        s.add(card_name(c["card"]), f"{m['mean']:+.4f}", f"[{m['low']:+.4f}, {m['high']:+.4f}]",
-              f"{e['mean']:+.4f}", f"[{e['low']:+.4f}, {e['high']:+.4f}]", f"{m['n']:,}")
+        s.add(card_name(c["card"]), signed(m['mean'], 4), signed_ci(m['low'], m['high'], 4),
+              signed(e['mean'], 4), signed_ci(e['low'], e['high'], 4), f"{m['n']:,}")
     s.caption = ("the round margin (points, own side minus the best other) and the win edge "
                  "(P(win) minus P(another side wins)) of the side "
                  + ("that captured the card" if taken else "whose first hand holds the card")
@@ -299,6 +299,6 @@ def values_view(r: dict) -> tuple[list[Section], list[dict]]:
     h = Section(f"a first hand's worth: the sum of its cards' values (points per round), "
                 f"over {w['mean']['n']:,} first hands", ["share of hands", "worth at most"])
     for q, x in w["quantiles"].items():
-        h.add(f"{float(q):.0%}", f"{x:+.2f}")
+        h.add(f"{float(q):.0%}", signed(x, 2))
     h.caption = f"to the histogram's bins of {w['bin']} points"
     return [s, h], recs

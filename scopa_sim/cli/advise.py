@@ -19,8 +19,9 @@ def _cell(rec: dict, name: str, fmt: str, exact: bool) -> str:
 def _part(est: float, low: float, high: float) -> str:
     """A part of a difference as mean ± half its interval ('0' when none;
     never '-0.00')."""
-    text = f"{est:+.2f}"
-    text = "0.00" if float(text) == 0 else text
+    # imported when the command runs: help and listings stay light
+    from ..analysis.output import signed
+    text = signed(est, 2)
     if est == low == high:
         return text if est else "0"
     return f"{text}±{(high - low) / 2:.2f}"
