@@ -229,7 +229,7 @@ def test_an_index_bug_on_the_command_line_is_one_error_line(mine, tmp_path):
     assert lines[-1].startswith("error: ") and "far_away raised IndexError" in lines[-1]
 
 
-# -- the rules a Python strategy can reach are its own ---------------------------
+# -- the rules a Python strategy can reach are read-only, or its own ------------
 TAMPERING = textwrap.dedent('''
     from scopa_sim.engine.rules import packed
 
@@ -238,33 +238,46 @@ TAMPERING = textwrap.dedent('''
         return 0
 
 
-    def tamperer(obs, moves):
-        """Writes what it can reach of the rules: every seat on a side of its
-        own, the target 1, the rules object's fields."""
-        vector = packed(obs.rules)
-        vector[:] = 1
+    def vector_writer(obs, moves):
+        """Every seat on a side of its own, through the shared rules vector."""
+        packed(obs.rules)[:] = 1
+        return 0
+
+
+    def rules_setter(obs, moves):
+        """The target 1 and every seat on side 0, through the rules object."""
         object.__setattr__(obs.rules, "target", 1)
         object.__setattr__(obs.rules, "teams", (0, 0))
         return 0
 ''')
 
 
-@pytest.mark.parametrize("games", [False, True])
-def test_writing_the_rules_a_strategy_reaches_changes_nothing(tmp_path, games):
-    path = tmp_path / "tamper.py"
+@pytest.fixture(scope="module")
+def tampering(tmp_path_factory):
+    path = tmp_path_factory.mktemp("tamper") / "tamper.py"
     path.write_text(TAMPERING)
+    return path
+
+
+def test_writing_the_shared_rules_vector_is_refused_in_process(tampering):
+    with pytest.raises(StrategyError, match=r"vector_writer raised ValueError: .*read-only"):
+        scopa_sim.simulate(rounds=5, seed=5, strategies=(f"{tampering}:vector_writer", "greedy"))
+
+
+@pytest.mark.parametrize("games", [False, True])
+def test_changing_the_rules_object_a_strategy_gets_changes_nothing(tampering, games):
     kw = {"games": 2} if games else {"rounds": 40}
-    honest, tamperer = (scopa_sim.simulate(seed=5, strategies=(f"{path}:{name}", "greedy"), **kw)
-                        for name in ("honest", "tamperer"))
-    columns = [c for c in honest.columns if c not in ("strategy_0",)]
-    assert honest[columns].equals(tamperer[columns])
+    honest, setter = (scopa_sim.simulate(seed=5, strategies=(f"{tampering}:{name}", "greedy"), **kw)
+                      for name in ("honest", "rules_setter"))
+    assert honest.drop(columns=["strategy_0"], errors="ignore").equals(
+        setter.drop(columns=["strategy_0"], errors="ignore"))
 
 
-def test_the_shared_rules_vector_is_read_only_and_packed_hands_out_copies():
-    from scopa_sim.engine.rules import _packed, packed
+def test_the_shared_rules_vector_is_read_only_and_the_kernels_get_copies():
+    from scopa_sim.engine.rules import kernel_rules, packed
     rules = scopa_sim.Rules.resolve("scopa")
     with pytest.raises(ValueError, match="read-only"):
-        _packed(rules)[0] = 9
-    mine = packed(rules)
+        packed(rules)[0] = 9
+    mine = kernel_rules(rules)
     mine[:] = 0
     assert packed(rules).tolist() == rules.pack().tolist() != mine.tolist()

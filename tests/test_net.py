@@ -17,7 +17,7 @@ import scopa_sim
 from scopa_sim import Round, Rules, parse_strategy
 from scopa_sim import kernels
 from scopa_sim.engine import nets
-from scopa_sim.engine.rules import packed
+from scopa_sim.engine.rules import kernel_rules
 from scopa_sim.kernels import net as N
 from scopa_sim.kernels.layout import MAX_MOVES
 from scopa_sim.kernels.moves import W_SIZE
@@ -131,7 +131,7 @@ def check_decision(pos, vector, seat, weights, net):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_afterstates_inputs_and_values_match_the_reference(preset):
     rules = Rules.resolve(preset)
-    vector = packed(rules)
+    vector = kernel_rules(rules)
     rng = np.random.default_rng(PRESETS.index(preset))
     weights = random_weights(rng)
     net = net_of(weights)
@@ -155,7 +155,7 @@ def test_the_reference_afterstate_is_what_the_engine_plays(preset):
     """The reference checked against the engine itself: the table, piles,
     scopas and last capturer a move leaves (when no deal follows)."""
     rules = Rules.resolve(preset)
-    vector = packed(rules)
+    vector = kernel_rules(rules)
     checked = 0
     for game in random_rounds(rules, 40, seed=7):
         pos, _ = game.kernel_position()
@@ -234,7 +234,7 @@ def test_afterstates_and_values_of_any_layout_match_the_reference(layout, seed):
         weights = random_weights(np.random.default_rng(len(_NET)), h1=24, h2=8)
         _NET[rules.name] = weights, net_of(weights)
     weights, net = _NET[rules.name]
-    a, x = check_decision(pos, packed(rules), seat, weights, net)
+    a, x = check_decision(pos, kernel_rules(rules), seat, weights, net)
     np.testing.assert_array_equal(features(a).astype(np.float64), x)
 
 
@@ -257,7 +257,7 @@ def test_counts_are_capped_at_their_last_slot():
 # -- the tie rule ---------------------------------------------------------------
 def _many_moves(preset="scopa", at_least=3):
     rules = Rules.resolve(preset)
-    vector = packed(rules)
+    vector = kernel_rules(rules)
     for game in random_rounds(rules, 60, seed=11):
         pos, _ = game.kernel_position()
         cards, takes, n = legal(pos, vector, game.turn)
@@ -461,7 +461,7 @@ def _decide(strategy, pos, deck, vector):
                                               ("scopone-scientifico", "net:endgame=0")])
 def test_the_hidden_cards_change_nothing(preset, strategy):
     rules = Rules.resolve(preset)
-    vector = packed(rules)
+    vector = kernel_rules(rules)
     r = random.Random(31)
     tested = changed = 0
     for game in random_rounds(rules, 12, seed=41, deck_not_out=preset != "scopone-scientifico"):
@@ -498,7 +498,7 @@ def test_the_shipped_network_matches_the_reference():
     rules = Rules.resolve("scopa")
     for game in random_rounds(rules, 10, seed=77):
         pos, _ = game.kernel_position()
-        check_decision(pos, packed(rules), game.turn, w.arrays, net)
+        check_decision(pos, kernel_rules(rules), game.turn, w.arrays, net)
 
 
 def test_each_seat_plays_its_own_network(tmp_path):

@@ -29,7 +29,7 @@ import pytest
 from scopa_sim import Round, Rules, kernels as K
 from scopa_sim.engine.cards import mask_of
 from scopa_sim.engine.deals import deck as dealt_deck
-from scopa_sim.engine.rules import packed
+from scopa_sim.engine.rules import kernel_rules
 from scopa_sim.engine.strategies import parse_strategy
 from scopa_sim.kernels import net as N
 from scopa_sim.kernels.layout import MAX_MOVES
@@ -74,7 +74,7 @@ def deciding(rules: Rules, strategy: str) -> Chooser:
     `Round.suggest` calls it) gives from random state `rng`, which it
     advances as the kernel's play-out would."""
     s = parse_strategy(strategy)
-    sid, params, vector = s.spec.id, s.vector(), packed(rules)
+    sid, params, vector = s.spec.id, s.vector(), kernel_rules(rules)
     scratch = K.scratch()
 
     def choose(rnd, rng):
@@ -111,7 +111,7 @@ def kernel_moves(rnd: Round):
     """The kernel's legal move list of the seat to play, as Moves."""
     pos, _ = rnd.kernel_position()
     cards, takes = np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64)
-    n = K.legal_moves(pos[HAND + rnd.turn], pos[TABLE], packed(rnd.rules), cards, takes,
+    n = K.legal_moves(pos[HAND + rnd.turn], pos[TABLE], kernel_rules(rnd.rules), cards, takes,
                       np.zeros(W_SIZE, np.int64))
     return [(int(c), tuple(R.cards_of(t))) for c, t in zip(cards[:n], takes[:n])]
 
@@ -126,7 +126,7 @@ def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worl
     pos, deck = rnd.kernel_position()
     seat, plays = rnd.turn, len(rnd.moves)
     side = rules.teams[seat]
-    vector = packed(rules)
+    vector = kernel_rules(rules)
     targets = [np.float32(0.0)] * len(moves)
     for _ in range(max(worlds, 1)):
         if worlds:                     # a deal of the hidden cards, as the searches sample them

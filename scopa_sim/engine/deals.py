@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import kernels
 from . import decks
-from .rules import Rules, packed
+from .rules import Rules, kernel_rules
 
 NUMPY_UNITS = 200_000     # runs of up to this many units are dealt again in numpy (`for_run`)
 STREAMS_FORMAT = 2        # runs of an older store format were dealt from other streams
@@ -71,7 +71,7 @@ def _kernel_sets(rules: Rules, seed: int, units, numbers, dealers, threads: int 
     n, rows = rules.players, len(units)
     hands, dealt = np.zeros((rows, n), np.uint64), np.zeros((rows, n), np.uint64)
     tables = np.zeros(rows, np.uint64)
-    seed, rule_vector = np.uint64(seed), packed(rules)
+    seed, rule_vector = np.uint64(seed), kernel_rules(rules)
 
     def part(lo, hi):
         kernels.deals.deal_sets(seed, units[lo:hi], numbers[lo:hi], dealers[lo:hi],

@@ -24,7 +24,7 @@ from .cards import (Card, Move, card_name, card_with_alias, cards_of, mask_of, n
 from .checks import MAX_SEED, SEED_SPAN, whole
 from .deals import deck as dealt_deck
 from .record_format import write_record
-from .rules import Rules, packed
+from .rules import Rules, kernel_rules
 from .seats import Seats
 from .strategies import parse_strategy
 
@@ -124,7 +124,7 @@ def legal_captures(table: str | Iterable[Card], card: Card,
     table, card = parse_cards(table), parse_card(card)
     _disjoint([card], table)
     s = _scratch()
-    n = kernels.captures_of(np.uint64(mask_of(table)), card, packed(rules), s.takes, s.work)
+    n = kernels.captures_of(np.uint64(mask_of(table)), card, kernel_rules(rules), s.takes, s.work)
     return [_cards_of(m) for m in s.takes[:n].tolist()]
 
 
@@ -135,7 +135,7 @@ def legal_moves(hand: str | Iterable[Card], table: str | Iterable[Card],
     rules = Rules.resolve(rules)
     hand, table = parse_cards(hand), parse_cards(table)
     _disjoint(hand, table)
-    return _moves(np.uint64(mask_of(hand)), np.uint64(mask_of(table)), packed(rules))
+    return _moves(np.uint64(mask_of(hand)), np.uint64(mask_of(table)), kernel_rules(rules))
 
 
 def _moves(hand: np.uint64, table: np.uint64, packed: np.ndarray) -> list[Move]:
@@ -175,7 +175,7 @@ class Round:
         dealer = _seat("dealer", dealer, self.rules.players)
         self.deck_order = list(deck)           # the round as dealt (None from a position)
         pos, order = np.zeros(P.POS_SIZE, np.uint64), np.array(deck, np.int64)
-        P.start_round(pos, order, dealer, packed(self.rules))
+        P.start_round(pos, order, dealer, kernel_rules(self.rules))
         self._start(pos, order, deck[:self.rules.table_size], dealt=True)
 
     @classmethod
@@ -209,7 +209,7 @@ class Round:
         pos[P.TURN], pos[P.DEALER] = seat, dealer
         deal = bool(deck) and not any(hands)
         if deal:
-            P.deal(pos, order, packed(r))
+            P.deal(pos, order, kernel_rules(r))
         _check_kernel_position(r, pos, order)
         game._start(pos, order, table, dealt=deal)
         return game
@@ -217,7 +217,7 @@ class Round:
     def _start(self, pos: np.ndarray, deck: np.ndarray, table: list[int], dealt: bool):
         """Hold a checked position (`pos`, `deck`), just dealt or set."""
         self._pos, self._deck = pos, deck
-        self._packed = packed(self.rules)
+        self._packed = kernel_rules(self.rules)
         self._table0 = list(table)             # the table's order, as dealt or given
         self.moves: list[tuple[int, int, tuple[int, ...]]] = []
         # the hands (masks) dealt at the start, then after each play (None: no deal)

@@ -336,16 +336,17 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
-def packed(rules: Rules) -> np.ndarray:
-    """`rules.pack()`, the vector the kernels read: a copy of the rule set's
-    one (`_packed`), so that nobody, a strategy included, can change what
-    another caller reads."""
-    return _packed(rules).copy()
-
-
 @functools.lru_cache(maxsize=64)
-def _packed(rules: Rules) -> np.ndarray:
-    """`rules.pack()` (a millisecond) made once per rule set, read-only."""
+def packed(rules: Rules) -> np.ndarray:
+    """`rules.pack()` (a millisecond) made once per rule set and shared,
+    read-only: anyone may read it, nobody (a strategy included) can change
+    it. The kernels take `kernel_rules`' copy."""
     vector = rules.pack()
     vector.setflags(write=False)
     return vector
+
+
+def kernel_rules(rules: Rules) -> np.ndarray:
+    """A writable copy of `packed(rules)` for the kernels: Numba types a
+    read-only array apart, and would compile every kernel again for it."""
+    return packed(rules).copy()

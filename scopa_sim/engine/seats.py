@@ -24,7 +24,7 @@ from .isolate import Closed, Forfeit
 from ..kernels import registry, layout as L, position as P
 from ..kernels.play import FAULT, OVER
 from ..kernels.users import F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user
-from .rules import Rules, packed
+from .rules import Rules, kernel_rules
 from .strategies import Strategy, pack_strategies
 from .user import UserSpec, user_call
 
@@ -51,7 +51,7 @@ class Seats:
 
     def __init__(self, rules: Rules, strategies, entrants=None):
         self.rules, self.entrants = rules, entrants
-        self.packed = packed(rules)
+        self.packed = kernel_rules(rules)
         self.ids, self.params, self.seats, self.users, self.nets = pack_strategies(strategies, rules)
         self.python = entrants is not None or any(not u.jitted for u in self.users)
         self.kind = kernels.batch.kind_for(self.ids[:rules.players])

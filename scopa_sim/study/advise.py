@@ -86,7 +86,7 @@ from ..kernels import registry, layout as L, position as P
 from ..kernels.batch import call
 from ..kernels.users import F_PLAY, F_SEAT
 from ..engine.seats import Seats, StrategyError
-from ..engine.rules import Rules, packed
+from ..engine.rules import Rules, kernel_rules
 from ..engine.strategies import Strategy, parse_strategy
 from ..analysis.markov import tied_chances, win_table
 from ..analysis.stats import column_chances, column_means
@@ -420,7 +420,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
                                             and 0 < until_halfwidth < 100):
         raise ValueError(f"until_halfwidth is a number of points above 0, e.g. 0.05, "
                          f"not {until_halfwidth!r}")
-    rules_v = packed(rules)
+    rules_v = kernel_rules(rules)
     side = rules.teams[seat]
     n_sides = rules.n_sides
     cards = np.zeros(L.MAX_MOVES, np.int64)

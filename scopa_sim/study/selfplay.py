@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import kernels
 from ..engine import nets as weights
-from ..engine.rules import Rules, packed
+from ..engine.rules import Rules, kernel_rules
 from ..engine.seats import Seats
 from ..engine.strategies import parse_strategy
 from ..kernels import net as N
@@ -63,7 +63,7 @@ def generate(rules: Rules, seed: int, first: int, count: int, lineup="endgame",
     index = {w: k for k, w in enumerate(nets)}
     recipe = kernels.selfplay.recipe(_lineup(play, index), _lineup(roll, index), explore, worlds,
                                      infer)
-    vector = packed(rules)
+    vector = kernel_rules(rules)
     record = weights.record(nets)
     starts = list(range(first, first + count, BATCH))
 

@@ -53,7 +53,7 @@ def _guess(v, rules):
 
 
 def seed_guess(obs, moves):
-    v, rules = _base.view(obs), packed(obs.rules)
+    v, rules = _base.view(obs), packed(obs.rules).copy()      # the kernels take it writable
     if not STATE["tried"]:
         _guess(v, rules)
     opponents = None
