@@ -37,7 +37,7 @@ except ImportError:  # tests/ on sys.path instead of the repo root
 
 CHEATS = Path(__file__).resolve().parent / "cheats"
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
-DEALS = 1500
+DEALS = 500           # a cheat's isolated twin plays every one of them alike
 ORIGINAL_INIT = Seats.__init__
 
 
@@ -83,7 +83,7 @@ def gone(pid: int) -> bool:
 def test_an_isolated_cheat_gains_nothing_over_its_honest_twin(name, rules):
     r = compare(cheat(name), "greedy", rules=rules, deals=DEALS, isolate=True, move_timeout=30)
     m = r["margin"]
-    assert m["low"] <= 0 <= m["high"], m
+    assert m["low"] == m["high"] == 0, m      # not one deal of 500 played otherwise
     assert r["forfeits"] == {} and 0 <= r["seed"] < 2**128
     # nothing of the entrant ran here: the engine and the match code are as they were
     assert Seats.__init__ is ORIGINAL_INIT
@@ -182,8 +182,8 @@ def flaky(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("name, kind", [("sleeper", "timeout"), ("raiser", "crash"),
                                         ("exiter", "crash"), ("garbage", "bad answer")])
 def test_an_entrant_that_fails_forfeits_its_round_and_the_run_goes_on(flaky, name, kind):
-    r = compare(f"{flaky}:{name}", "random", deals=200, seed=4, isolate=True, move_timeout=0.3)
-    assert r["pairs"] == 200
+    r = compare(f"{flaky}:{name}", "random", deals=100, seed=4, isolate=True, move_timeout=0.3)
+    assert r["pairs"] == 100
     assert set(r["forfeits"]) == {f"{flaky}:{name}"}
     assert r["forfeits"][f"{flaky}:{name}"][kind] > 0
     assert entrant_processes() == []
