@@ -27,3 +27,15 @@ def run(made, tmp_path):
     import shutil
     shutil.copytree(made, tmp_path / "run")
     return tmp_path / "run"
+
+
+def _fail(*args, **kwargs):
+    raise AssertionError("read or computed before the refusal")
+
+
+@pytest.fixture
+def nothing_computed(monkeypatch):
+    """Reading a part or running a batch fails the test."""
+    from scopa_sim.runs.store import Run
+    monkeypatch.setattr(Run, "_table", _fail)
+    monkeypatch.setattr("scopa_sim.runs.runner.run_batch", _fail)

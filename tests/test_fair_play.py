@@ -167,7 +167,7 @@ STRATEGIES = textwrap.dedent('''
 @pytest.fixture(scope="module")
 def mine(tmp_path_factory):
     path = tmp_path_factory.mktemp("fair") / "mine.py"
-    path.write_text(STRATEGIES)
+    path.write_text(STRATEGIES + TAMPERING)
     return path
 
 
@@ -252,22 +252,15 @@ TAMPERING = textwrap.dedent('''
 ''')
 
 
-@pytest.fixture(scope="module")
-def tampering(tmp_path_factory):
-    path = tmp_path_factory.mktemp("tamper") / "tamper.py"
-    path.write_text(TAMPERING)
-    return path
-
-
-def test_writing_the_shared_rules_vector_is_refused_in_process(tampering):
+def test_writing_the_shared_rules_vector_is_refused_in_process(mine):
     with pytest.raises(StrategyError, match=r"vector_writer raised ValueError: .*read-only"):
-        scopa_sim.simulate(rounds=5, seed=5, strategies=(f"{tampering}:vector_writer", "greedy"))
+        scopa_sim.simulate(rounds=5, seed=5, strategies=(f"{mine}:vector_writer", "greedy"))
 
 
 @pytest.mark.parametrize("games", [False, True])
-def test_changing_the_rules_object_a_strategy_gets_changes_nothing(tampering, games):
+def test_changing_the_rules_object_a_strategy_gets_changes_nothing(mine, games):
     kw = {"games": 2} if games else {"rounds": 40}
-    honest, setter = (scopa_sim.simulate(seed=5, strategies=(f"{tampering}:{name}", "greedy"), **kw)
+    honest, setter = (scopa_sim.simulate(seed=5, strategies=(f"{mine}:{name}", "greedy"), **kw)
                       for name in ("honest", "rules_setter"))
     assert honest.drop(columns=["strategy_0"], errors="ignore").equals(
         setter.drop(columns=["strategy_0"], errors="ignore"))

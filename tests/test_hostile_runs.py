@@ -466,15 +466,6 @@ def test_a_manifest_linked_to_another_runs_is_refused(run, made):
 
 
 # ---- --out: refused before anything is read or computed ---------------------------
-@pytest.fixture
-def nothing_computed(monkeypatch):
-    """Reading a part or running a batch fails the test."""
-    def fail(*args, **kwargs):
-        raise AssertionError("read or computed before the refusal")
-    monkeypatch.setattr(Run, "_table", fail)
-    monkeypatch.setattr("scopa_sim.runs.runner.run_batch", fail)
-
-
 OUTS = {        # (command, words of the error) with RUN the run, LINK a link to it
     "report onto a file": (("report", "RUN", "--out", "notes.md"), ["notes.md", "already exists",
                                                                     "--overwrite"]),

@@ -65,6 +65,14 @@ def entrant_processes() -> list[int]:
     return found
 
 
+def all_gone(pids, seconds: float = 10) -> bool:
+    """Whether every process of `pids` has ended within `seconds`."""
+    pids, deadline = list(pids), time.monotonic() + seconds
+    while not all(map(gone, pids)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return all(map(gone, pids))
+
+
 def gone(pid: int) -> bool:
     """Whether process `pid` has ended (or is a zombie waiting to be reaped)."""
     try:
@@ -245,11 +253,7 @@ def test_a_child_an_entrant_leaves_behind_is_stopped_with_it(tmp_path):
     path.write_text(FORKER.format(folder=str(pids)))
     compare(f"{path}:forker", "random", deals=3, seed=4, isolate=True)
     children = [int(p.name) for p in pids.iterdir()]
-    assert children
-    deadline = time.monotonic() + 10
-    while not all(map(gone, children)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert all(map(gone, children))
+    assert children and all_gone(children)
     assert entrant_processes() == []
 
 
@@ -278,11 +282,7 @@ def test_ctrl_c_during_an_isolated_compare_leaves_no_entrant_behind(tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0
-    entrants = [int(p.name) for p in pids.iterdir()]
-    deadline = time.monotonic() + 10
-    while not all(map(gone, entrants)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert all(map(gone, entrants)), err
+    assert all_gone(int(p.name) for p in pids.iterdir()), err
 
 
 # -- one-line refusals -------------------------------------------------------------

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from hostile import RUN, assert_error, cli, tree
-from scopa_sim.runs.store import Run
 
 EXAMPLE = Path(__file__).parent.parent / "docs" / "examples"
 
@@ -31,12 +30,10 @@ COMMANDS = {
 
 
 @pytest.fixture
-def nothing_done(monkeypatch):
-    """Reading a part, running a batch or a review fails the test."""
+def nothing_done(nothing_computed, monkeypatch):
+    """`nothing_computed`, and running a review or the almanac fails the test too."""
     def fail(*args, **kwargs):
         raise AssertionError("work done before the refusal")
-    monkeypatch.setattr(Run, "_table", fail)
-    monkeypatch.setattr("scopa_sim.runs.runner.run_batch", fail)
     monkeypatch.setattr("scopa_sim.study.review.review", fail)
     monkeypatch.setattr("scopa_sim.study.almanac.make", fail)
 

@@ -79,7 +79,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
     from ..runs.plan import RunSpec
     from ..runs.runner import warm_kernels
     from ..runs.sources import open_to_resume
-    from ..runs.store import Run, claimable
+    from ..runs.store import Run
     scheduler = where(scheduler, cluster)
     if resume_dir is not None:
         given = [p.opts[0] for p in ctx.command.params if p.name in RUN_OPTIONS
@@ -104,9 +104,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
                             seed, batch_size,       # None: defaults.default
                             keep_taken=keep_taken)
         out_dir = out_dir or default_out(spec)
-        outside_runs(out_dir, itself=False)
-        claimable(out_dir, overwrite)               # before the workers start, as is the rest
-        check_writable(out_dir, folder=True)
+        check_out_dir(out_dir, overwrite)           # before the workers start
         run = None
     with executor(workers, scheduler, setup=warm_kernels) as ex:    # reached before any write
         run = run or Run.create(out_dir, spec, overwrite=overwrite)
@@ -132,8 +130,7 @@ def simulate_isolated(rounds, games, strategies, rules, seed, out_dir, batch_siz
     with Entrants(rules, move_timeout) as pool:
         spec = isolated_spec(rounds, games, strategies, rules, seed, batch_size, keep_taken, pool)
         out_dir = out_dir or default_out(spec)
-        outside_runs(out_dir, itself=False)
-        _free(out_dir, overwrite)
+        check_out_dir(out_dir, overwrite)
         if not quiet:
             note(f"run {out_dir}  {spec.units:,} {'games' if spec.games else 'rounds'}, "
                  f"user strategies isolated; written when it is over")
@@ -151,15 +148,15 @@ def simulate_isolated(rounds, games, strategies, rules, seed, out_dir, batch_siz
     print_summary(run, result, fmt)
 
 
-def _free(out_dir: Path, overwrite: bool) -> None:
-    """Refuse, before any work, an --out that holds something (unless
-    `overwrite`: then `Run.create` checks that it holds a run)."""
-    out_dir = Path(out_dir)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise click.UsageError(f"{out_dir} is a file, not a folder")
-    if out_dir.is_dir() and any(out_dir.iterdir()) and not overwrite:
-        raise click.UsageError(f"{out_dir} already exists: choose another --out, or pass "
-                               f"--overwrite")
+def check_out_dir(out_dir: Path, overwrite: bool) -> None:
+    """Refuse, before any work, a run folder that cannot be: inside another
+    run, holding something (a run only with `overwrite`: `store.claimable`),
+    or where no folder can be made."""
+    # imported when the command runs: help and listings stay light
+    from ..runs.store import claimable
+    outside_runs(out_dir, itself=False)
+    claimable(out_dir, overwrite)
+    check_writable(out_dir, folder=True)
 
 
 def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
