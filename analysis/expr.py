@@ -294,7 +294,7 @@ def _int_float_sign(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def evaluate(expr: str, columns: Mapping[str, np.ndarray], n_rows: int) -> np.ndarray:
     """`expr` over `columns` (each n_rows long): one value per row, as a numpy
-    array of bool, int64, float64 or (text) object."""
+    array of bool, int64, float64, uint64 (a card set) or (text) object."""
     tree, src = parse(expr)
     with np.errstate(all="ignore"):
         value = _Evaluator(src, columns)(tree)

@@ -213,7 +213,10 @@ def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -
         value = _evaluate(df, event)
         this = "probability" if value.dtype == bool else "mean" if value.dtype.kind in "if" else None
         if this is None:
-            raise ValueError(f"event {event!r} is neither true/false nor a number per row")
+            is_set = value.dtype == np.uint64
+            raise ValueError(f"event {event!r} is {'a card set' if is_set else 'text'} per row, "
+                             f"neither true/false nor a number"
+                             + (f" (count it: count({event}))" if is_set else ""))
         kind = kind or this
         k += int(value.sum()) if this == "probability" else 0
         try:

@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
-# Set up .venv (scripts/setup.sh, with torch for the training tests), run the whole test suite,
-# check that review's verdicts on the worked game hold under reseeding, then check the
-# package as users install it (scripts/wheel_check.sh: a wheel in a fresh
-# virtual environment, run from outside the clone).
-set -euo pipefail
+# Set up .venv (scripts/setup.sh, with torch for the training tests), then run every stage,
+# each reported whatever the others did, and exit non-zero if any failed:
+#   pytest    the whole test suite (arguments go to pytest);
+#   verdicts  review's verdicts on the worked game hold under seeds 1..5 (about 2.5 min);
+#   wheel     the package as users install it (scripts/wheel_check.sh: a wheel in a fresh
+#             virtual environment, run from outside the clone).
+# CI (.ci/run) sets HYPOTHESIS_PROFILE=ci: the property tests draw the same examples every run.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh test,train
-.venv/bin/python -m pytest -q "$@"
-# the worked game's review gives the same verdicts under seeds 1..5 (about 2.5 min)
-.venv/bin/python benchmarks/bench_verdicts.py --record docs/examples/seed-003.scopa
-bash scripts/wheel_check.sh
+bash scripts/setup.sh test,train || { echo "test.sh: set-up failed" >&2; exit 1; }
+failed=()
+stage() {
+    local name=$1; shift
+    local start=$SECONDS
+    echo "== $name" >&2
+    if "$@"; then echo "== $name: passed ($((SECONDS - start)) s)" >&2
+    else echo "== $name: FAILED ($((SECONDS - start)) s)" >&2; failed+=("$name"); fi
+}
+stage pytest   .venv/bin/python -m pytest -q "$@"
+stage verdicts .venv/bin/python benchmarks/bench_verdicts.py --record docs/examples/seed-003.scopa
+stage wheel    bash scripts/wheel_check.sh
+if [ ${#failed[@]} -gt 0 ]; then echo "test.sh: failed: ${failed[*]}" >&2; exit 1; fi
+echo "test.sh: every stage passed" >&2

@@ -1,4 +1,13 @@
+import os
+
 import pytest
+from hypothesis import settings
+
+# Hypothesis searches at random on a developer's machine; CI (`.ci/run` sets
+# HYPOTHESIS_PROFILE=ci) derives every example from the test itself and keeps no
+# database, so a fresh clone passes or fails the same way every time.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # The kernels keep their own compiled cache, a folder per version of kernels/
 # (see kernels/_jit.py), so nothing here needs to choose one.

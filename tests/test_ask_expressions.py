@@ -372,4 +372,15 @@ def test_junk_raises_only_value_error(text):
     except ValueError as e:
         assert "\n" not in str(e)
         return
-    assert got.shape == (3,) and got.dtype.kind in "bifO"
+    assert got.shape == (3,)
+    assert got.dtype.kind in "bifO" or got.dtype == np.uint64     # uint64: a card set
+
+
+def test_a_card_set_is_a_value_but_not_an_answer(run_dir, capsys):
+    """The example Hypothesis once found: `sevens` evaluates to a card set (uint64),
+    which `ask` refuses in one line that says how to count it."""
+    got = evaluate("sevens", {"a": np.zeros(3, np.int8)}, 3)
+    assert got.dtype == np.uint64 and got.shape == (3,)
+    line = ask_error(capsys, run_dir, "sevens")
+    assert "is a card set per row" in line and "count(sevens)" in line
+    assert ask_json(run_dir, "count(sevens & hand_0)")["kind"] == "mean"
