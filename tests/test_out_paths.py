@@ -5,6 +5,9 @@ path as the user gave it, never a temporary file; nothing is written. And
 errors advise only what their command has (issue 37, part 5)."""
 from __future__ import annotations
 
+import os
+import socket
+import stat
 from pathlib import Path
 
 import pytest
@@ -175,3 +178,36 @@ def test_a_damaged_almanac_run_advises_the_almanac_again(made, tmp_path):
     with pytest.raises(StoreError) as e:
         run.read(columns=["dealer"])
     assert "run the almanac again" in str(e.value) and "--resume" not in str(e.value)
+
+
+SPECIAL = {     # a path that is there and is no regular file: how to make it, the error's words
+    "FIFO": (lambda p: os.mkfifo(p), "a named pipe (FIFO)"),
+    "socket": (lambda p: socket.socket(socket.AF_UNIX).bind(str(p)), "a socket"),
+}
+
+
+@pytest.mark.parametrize("overwrite", [False, True], ids=["", "overwrite"])
+@pytest.mark.parametrize("kind", SPECIAL)
+@pytest.mark.parametrize("command", [c for c, (_, folder) in COMMANDS.items() if not folder])
+def test_only_regular_files_are_ever_replaced(made, command, kind, overwrite, nothing_done,
+                                              tmp_path, monkeypatch):
+    """A FIFO or a socket where a file goes is refused, with --overwrite too, and
+    stays what it was (issue 49: `record --out myfifo --overwrite` made it a file)."""
+    monkeypatch.chdir(tmp_path)
+    args = words(command, made, "special")
+    given = next(str(a) for a in args if str(a).startswith("special"))
+    make, what = SPECIAL[kind]
+    make(tmp_path / given)
+    mode = os.lstat(given).st_mode
+    assert_error(cli(*args, *(["--overwrite"] if overwrite else [])), given, what)
+    assert os.lstat(given).st_mode == mode
+
+
+@pytest.mark.parametrize("command", ["play", "record"])
+def test_a_device_is_never_replaced_nor_written_through(made, command, nothing_done):
+    """`play --record /dev/null --overwrite` as root would have replaced the system's
+    /dev/null with a file."""
+    args = [a if not str(a).startswith("OUT") else "/dev/null" for a in COMMANDS[command][0]]
+    args = [str(made) if a == "RUN" else a for a in args]
+    assert_error(cli(*args, "--overwrite"), "/dev/null", "a character device")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import stat
 import sys
 import tempfile
 from functools import cache
@@ -274,6 +275,7 @@ def new_files(paths, overwrite: bool, option: str = "--out") -> None:
     a symbolic link always (writing through it would change the file it
     points to, replacing it would not write where the user meant)."""
     for path in map(Path, paths):
+        refuse_special(path)
         if overwrite and path.is_symlink():
             raise ValueError(f"{path} is a symbolic link: give the file it points to, or "
                              f"choose another {option}")
@@ -306,6 +308,7 @@ def check_writable(path, folder: bool = False) -> None:
     if not str(path).strip():
         raise ValueError(f"{str(path)!r} is no path: name a {'folder' if folder else 'file'}")
     path = Path(path)
+    refuse_special(path)
     if folder and (path.exists() or path.is_symlink()) and not path.is_dir():
         what = "a symbolic link" if path.is_symlink() else "a file"
         raise ValueError(f"cannot write {path}: it is {what}, not a folder")
@@ -324,6 +327,24 @@ def check_writable(path, folder: bool = False) -> None:
     except OSError as e:
         raise ValueError(f"{cannot} {path}: {near} takes no new file "
                          f"({e.strerror or e})") from None
+
+
+_SPECIAL = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+            (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"))
+
+
+def refuse_special(path) -> None:
+    """Refuse, with or without --overwrite, a path that is there and is
+    neither a regular file, a folder nor a link (checked apart): replacing a
+    device, a FIFO or a socket with a file, or writing through it, is never
+    what the user meant (`/dev/null` stays /dev/null)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):                 # not there (or a name too long): not ours
+        return
+    for kind, what in _SPECIAL:
+        if kind(mode):
+            raise ValueError(f"cannot write {path}: it is {what}, not a regular file")
 
 
 def outside_runs(path, itself: bool = True, option: str = "--out") -> None:
