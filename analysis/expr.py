@@ -384,7 +384,7 @@ class _Evaluator:
                 raise self.fail(f"{self.src.part(node)} is outside the 64-bit integers")
         elif out.dtype.kind == "f" and not np.all(np.isfinite(out)):
             bad = int(np.sum(~np.isfinite(out)))
-            raise self.fail(f"{self.src.part(node)} is not a finite number in {bad:,} row(s)")
+            raise self.fail(f"{self.src.part(node)} is not a finite number in {_rows(bad)}")
         return out
 
     def on_BinOp(self, node):
@@ -397,7 +397,7 @@ class _Evaluator:
             return _LOGIC[op](self.truth(node.left), self.truth(node.right))
         a, b = self.number(node.left), self.number(node.right)
         if op in (ast.Div, ast.FloorDiv, ast.Mod) and np.any(b == 0):
-            rows = f"{int(np.sum(b == 0)):,} row(s)" if b.ndim else "every row"
+            rows = _rows(int(np.sum(b == 0))) if b.ndim else "every row"
             raise self.fail(f"division by zero in {self.src.part(node)} ({rows}); leave those "
                             f"rows out with a condition such as {self.src.part(node.right)} != 0")
         if op is ast.Pow and (b.dtype.kind == "f" or b < 0 or a.dtype.kind == "f"):
@@ -477,6 +477,10 @@ class _Evaluator:
         if np.any(np.abs(whole) >= INT64):
             raise self.fail(f"{self.src.part(node)} is outside the 64-bit integers")
         return whole.astype(np.int64)
+
+
+def _rows(n: int) -> str:
+    return f"{n:,} row" + "s" * (n != 1)
 
 
 def _is_set(v: np.ndarray) -> bool:

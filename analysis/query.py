@@ -194,6 +194,17 @@ def _evaluate(df: Columns, expr: str) -> np.ndarray:
     return expression.evaluate(expr, df, _rows(df))
 
 
+def _in_part(k: int, parts: int, fn, *args):
+    """`fn(*args)` on the k-th of `parts` parts read: an error (whose row
+    counts are that part's) says which part it is."""
+    try:
+        return fn(*args)
+    except ValueError as e:
+        if parts == 1:
+            raise
+        raise ValueError(f"{e} (in part {k} of {parts}, the first it happens in)") from None
+
+
 def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -> dict:
     """P(event | given) with n and a 95% Wilson interval, if `event` is true
     or false per row; else the mean of `event` given the condition, with a
@@ -202,15 +213,16 @@ def ask(run: Run, event: str, given: str | None = None, table: str = "rounds") -
         raise ValueError("give an event, e.g. \"winner == 0\"")
     exprs = [event] + ([given] if given else [])
     rows, kind, k, moments = 0, None, 0, Moments()
-    for df in batches(run, exprs, table):
+    parts = len(run.done_batches())
+    for part, df in enumerate(batches(run, exprs, table), 1):
         rows += _rows(df)
         if given:
-            cond = _evaluate(df, given)
+            cond = _in_part(part, parts, _evaluate, df, given)
             if cond.dtype != bool:
                 raise ValueError(f"condition {given!r} is not true or false per row "
                                  f"(write a comparison, e.g. \"settebello_0 == 1\")")
             df = {c: v[cond] for c, v in df.items()}
-        value = _evaluate(df, event)
+        value = _in_part(part, parts, _evaluate, df, event)
         this = "probability" if value.dtype == bool else "mean" if value.dtype.kind in "if" else None
         if this is None:
             is_set = value.dtype == np.uint64

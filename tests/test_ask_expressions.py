@@ -149,6 +149,13 @@ def test_division_by_zero_and_overflow_are_errors(run_dir, frame, capsys):
     assert "too large" in ask_error(capsys, run_dir, "points_0 * 99999999999999999999")
 
 
+def test_an_errors_row_count_says_which_part_it_counts(run_dir, capsys):
+    """Issue 49: on a run of several parts, the count was the first part's alone,
+    and read as the run's."""
+    line = ask_error(capsys, run_dir, "margin / (cards_0 - cards_0)")
+    assert "(1,000 rows)" in line and line.endswith("(in part 1 of 2, the first it happens in)")
+
+
 @pytest.mark.parametrize("event", ["1e308", "margin * 1e300"])
 def test_a_mean_beyond_floating_point_is_an_error(run_dir, capsys, event):
     """Every row finite, but their sum overflows: one line, no nan, no warning."""
