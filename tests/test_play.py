@@ -263,3 +263,15 @@ def test_bad_options_are_one_line_and_write_nothing(tmp_path, args, why):
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1
     assert result.stderr.startswith(why) and not path.exists()
+
+
+def test_a_huge_line_is_echoed_and_refused_in_a_few_characters(tmp_path):
+    """Issue 49: one 10 MB line printed 20 MB (echoed, then quoted by the refusal)."""
+    path = tmp_path / "big.scopa"
+    result = subprocess.run([SCOPA_SIM, "play", "--seed", str(SEED), "--opponent", OPPONENT,
+                             "--record", str(path)], input="Z" * 3_000_000 + "\nquit\n",
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout) < 5_000
+    assert "refused: bad card 'ZZZZ" in result.stdout and "Z…'" in result.stdout
+    assert "stopped: the game so far is in" in result.stdout

@@ -170,6 +170,9 @@ BAD = textwrap.dedent('''
     def leaver(obs, moves):
         raise SystemExit(3)
 
+    def longwinded(obs, moves):
+        raise ValueError("why " * 1250)
+
     broken = 3
 ''')
 
@@ -188,6 +191,7 @@ def bad(tmp_path_factory):
     ("pywild", r"chose move -1 of 1 legal moves \(0..0\) at round \d+, seat 1, play 5$"),
     ("pynone", r"chose move None of \d+ legal moves"),
     ("leaver", r"raised SystemExit: 3 at round \d+, seat 1, play 1$"),
+    ("longwinded", r"raised ValueError: (why ){19}why… at round \d+, seat 1, play 1$"),
 ])
 def test_a_failing_strategy_names_itself_and_the_position(bad, name, error):
     with pytest.raises(StrategyError, match=error):

@@ -104,6 +104,9 @@ def _from_interrupt(e: BaseException) -> bool:
     return False
 
 
+MAX_ERROR = 2_000       # characters of an error line, whatever it echoes
+
+
 class Cli(click.Group):
     """A group whose errors are one line on stderr with exit code 2, and
     Ctrl-C one line with exit code 130."""
@@ -136,13 +139,14 @@ class Cli(click.Group):
             self._leave(130, "interrupted")     # e.g. Ctrl-C in a class body while importing
 
     def _leave(self, code: int, message: str):
-        """One line on stderr (user text verbatim, on one line), then exit.
+        """One line on stderr (user text on one line, cut at MAX_ERROR), then exit.
         The work is unwound by now; the program leaves without waiting for
         threads still in a batch (a user strategy may never return). An
         interruption by SIGTERM is `terminated` and exit 143."""
         if code == 130 and TERMINATED.is_set():
             code, message = 143, "terminated" + message.removeprefix("interrupted")
-        click.echo(" ".join(message.splitlines()), err=True)
+        from ..engine.checks import shown          # on the way out: help stays light
+        click.echo(shown(message, MAX_ERROR), err=True)
         if self.standalone:
             flush_results()
             sys.stderr.flush()

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
+from ..engine.checks import shown
 from .options import (check_out, Interrupted, OutPath, parse_rules, parse_seed, results,
                       rules_options, seed_option)
 from .records import review as review_command
@@ -32,21 +33,28 @@ def say(text: str = "") -> None:
     click.echo(text, file=results())
 
 
+MAX_LINE = 1_000        # characters of a typed line that are read; the rest is dropped
+
+
 def read_line(prompt: str) -> str | None:
-    """A line of standard input after `prompt` (None at its end); echoed
-    when the input is not a terminal, so that a piped game reads whole."""
+    """A line of standard input after `prompt` (None at its end), its first
+    MAX_LINE characters; echoed (cut, `shown`) when the input is not a
+    terminal, so that a piped game reads whole."""
     stream = results()
     stream.write(prompt)
     stream.flush()
     try:
-        line = sys.stdin.readline()
+        line = sys.stdin.readline(MAX_LINE)
+        long = line
+        while len(long) == MAX_LINE and not long.endswith("\n"):    # the rest: read, not kept
+            long = sys.stdin.readline(MAX_LINE)
     except UnicodeDecodeError:
         line = "\ufffd\n"                          # refused below as a bad card
     if not line:
         say()
         return None
     if not sys.stdin.isatty():
-        say(line.rstrip("\n"))
+        say(shown(line.rstrip("\n")))
     return line.strip()
 
 

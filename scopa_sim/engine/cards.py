@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from .checks import shown
 SUITS = "dhsc"
 SUIT_SYMBOLS = "♦♥♠♣"
 SUIT_NAMES = ("coins", "cups", "swords", "clubs")
@@ -41,10 +42,10 @@ def parse_card(token: Card) -> int:
     if isinstance(token, int) and not isinstance(token, bool):
         if 0 <= token < 40:
             return token
-        raise ValueError(f"bad card {token!r}: card numbers run 0..39 ({EXAMPLE})")
+        raise ValueError(f"bad card {shown(token)!r}: card numbers run 0..39 ({EXAMPLE})")
     m = _TOKEN.match(str(token).strip().replace("\ufe0f", ""))
     if not m:
-        raise ValueError(f"bad card {token!r}: {EXAMPLE}")
+        raise ValueError(f"bad card {shown(token)!r}: {EXAMPLE}")
     return card(_RANKS[m.group(1).upper()], _SUITS[m.group(2).lower()])
 
 

@@ -1,4 +1,5 @@
-"""Checks of whole-number arguments, shared by every public entry point."""
+"""Checks of whole-number arguments, shared by every public entry point, and
+how text from outside (a token, an exception) is echoed in an error: bounded."""
 from __future__ import annotations
 
 import secrets
@@ -56,3 +57,18 @@ def mine_theirs(text: str, name: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
         raise ValueError(f"{name} is written MINE-THEIRS, e.g. 7-9, not {text!r}")
     return int(parts[0]), int(parts[1])
+
+
+SHOWN = 80          # characters of outside text an error echoes
+
+
+def shown(text, limit: int = SHOWN) -> str:
+    """`text` on one line, cut to `limit` characters with "…": a 10 MB token
+    or a strategy's 5,000-character exception is echoed in a line, not whole."""
+    text = " ".join(str(text).splitlines())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def raised(e: BaseException) -> str:
+    """What an exception from outside says, bounded: `ValueError: bad …`."""
+    return f"{type(e).__name__}: {shown(e)}"

@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .checks import raised
+
 START_TIMEOUT = 60.0            # seconds for an entrant to start and load its strategy
 MOVE_TIMEOUT = 1.0              # seconds for a decision (--move-timeout's default)
 BAD = -(2**63)                  # the answer for a return that is not a whole number
@@ -391,7 +393,7 @@ def _named(call, text: str):
         try:
             return call(*args)
         except (Exception, SystemExit) as e:
-            print(f"entrant {text}: {type(e).__name__}: {e}", file=sys.stderr)
+            print(f"entrant {text}: {raised(e)}", file=sys.stderr)
             os._exit(1)
     return named
 
@@ -413,7 +415,7 @@ def main() -> int:      # pragma: no cover - runs as the entrant's process
     try:
         return _serve(read_fd, write_fd)
     except (Exception, SystemExit) as e:     # the strategy raised: a crash, one line
-        print(f"entrant: {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"entrant: {raised(e)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 1

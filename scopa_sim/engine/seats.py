@@ -20,6 +20,7 @@ import numpy as np
 from .. import kernels
 from . import nets
 from .checks import MAX_SEED
+from .checks import raised
 from .isolate import Closed, Forfeit
 from ..kernels import registry, layout as L, position as P
 from ..kernels.play import FAULT, OVER
@@ -114,7 +115,7 @@ class Seats:
             # step by step to say where.
             self.play_in_python(games, seed, first, count, sides.copy(), rounds.copy(),
                                 self.scratch())
-            raise StrategyError(f"a user strategy raised {type(e).__name__}: {e} "
+            raise StrategyError(f"a user strategy raised {raised(e)} "
                                 f"({'games' if games else 'rounds'} {first}.."
                                 f"{first + count - 1})") from None
         if rows == -2:
@@ -182,7 +183,7 @@ class Seats:
                     except (Exception, SystemExit) as e:    # a strategy may not end the program
                         seat = int(pos[P.TURN])
                         raise StrategyError(
-                            f"strategy {self.seats[seat]} raised {type(e).__name__}: {e} at "
+                            f"strategy {self.seats[seat]} raised {raised(e)} at "
                             f"{_where(games, u, number, seat, int(pos[P.PLAYS]))}") from None
                     if status == OVER:
                         break
@@ -238,7 +239,7 @@ class Seats:
         except (Forfeit, Closed):
             raise
         except (Exception, SystemExit) as e:         # a strategy may not end the program
-            raise StrategyError(f"strategy {strategy} raised {type(e).__name__}: {e} "
+            raise StrategyError(f"strategy {strategy} raised {raised(e)} "
                                 f"at {where()}") from None
         if fault[F_STRATEGY] >= 0:
             raise self.bad_choice(fault, seat, where())

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kernels.registry import Param
+from .checks import raised
 
 PARAMS_ATTRIBUTE = "scopa_params"
 MAX_PARAMS = 16
@@ -234,7 +235,7 @@ def _module_from_file(path: Path, text: str, checked: bool, expected: str | None
     except (Exception, SystemExit) as e:           # a strategy file may not end the program
         del sys.modules[name]
         raise UserStrategyError(f"strategy {text}: {path.name} fails to load: "
-                                f"{type(e).__name__}: {e}") from None
+                                f"{raised(e)}") from None
     return module, digest
 
 
@@ -267,7 +268,7 @@ def load(text: str, checked: bool | None = None, digest: str | None = None,
                 module = importlib.import_module(where)
         except (Exception, SystemExit) as e:
             raise UserStrategyError(f"strategy {text}: cannot import {where}: "
-                                    f"{type(e).__name__}: {e}") from None
+                                    f"{raised(e)}") from None
         file = getattr(module, "__file__", None)
         if file:
             source, digest = str(Path(file).resolve()), digest_of(Path(file))

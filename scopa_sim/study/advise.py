@@ -80,7 +80,7 @@ from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUT
                         DEFAULT_STRATEGY, MAX as MAX_BATCH, ROLLOUTS)
 from ..engine.cards import (Card, card_name, card_with_alias, cards_of, mask_of, move_text, names,
                             parse_cards)
-from ..engine.checks import below_target, mine_theirs, seed_or_fresh, whole
+from ..engine.checks import below_target, mine_theirs, raised, seed_or_fresh, whole
 from ..runs.runner import run
 from ..kernels import registry, layout as L, position as P
 from ..kernels.batch import call
@@ -295,7 +295,7 @@ def _batch(job: _Job, b: int):
     except Exception as e:
         if not seats.users:
             raise
-        raise StrategyError(f"strategy {job.strategy} raised {type(e).__name__}: {e} "
+        raise StrategyError(f"strategy {job.strategy} raised {raised(e)} "
                             f"in an advise rollout") from None
     if done < 0:
         f = users.fault
