@@ -558,3 +558,44 @@ def test_advise_plays_its_rollouts_with_net():
                           seed=1)
     assert df.attrs["strategy"] == "net" and len(df) == 3
     assert df["margin"].notna().all()
+
+
+def _declaring(path, shape):
+    """A weights file whose w1 declares `shape` in its .npy header, and holds
+    only a few bytes after it: what a 1.3 MB file unpacked to 1.4 GB looked like."""
+    import io
+    import zipfile
+    arrays = _good()
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for k, a in [*arrays.items(), ("meta", np.array(json.dumps(
+                {"format": nets.FORMAT, "features": N.F_SIZE})))]:
+            buf = io.BytesIO()
+            if k == "w1":
+                np.lib.format.write_array_header_1_0(
+                    buf, {"descr": "<f4", "fortran_order": False, "shape": shape})
+                buf.write(b"\0" * 64)
+            else:
+                np.lib.format.write_array(buf, a)
+            z.writestr(f"{k}.npy", buf.getvalue())
+    return path
+
+
+@pytest.mark.parametrize("shape, says", [((N.F_SIZE, 1_000_000), "declares shape"),
+                                         ((N.F_SIZE, 4096), "w1 has shape"),
+                                         ((10**12, 10**12), "declares shape")])
+def test_a_weights_files_shapes_are_read_before_anything_is_unpacked(tmp_path, monkeypatch,
+                                                                      shape, says):
+    path = _declaring(tmp_path / "huge.npz", shape)
+    monkeypatch.setattr(np, "load", lambda *a, **k: pytest.fail("unpacked before refusing"))
+    with pytest.raises(nets.WeightsError, match=says) as e:
+        nets.load(path)
+    assert str(path) in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_weights_file_beyond_any_networks_size_is_not_read(tmp_path, monkeypatch):
+    path = tmp_path / "huge.npz"
+    with open(path, "wb") as f:
+        f.truncate(nets.MAX_FILE + 1)                 # sparse: no disk spent
+    monkeypatch.setattr(type(path), "read_bytes", lambda self: pytest.fail("read"))
+    with pytest.raises(nets.WeightsError, match="more than a network"):
+        nets.load(path)

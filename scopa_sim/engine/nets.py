@@ -18,6 +18,7 @@ import functools
 import hashlib
 import io
 import json
+import math
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,7 @@ FORMAT = "scopa-sim-net/1"
 SHIPPED = "net-scopa.npz"                 # the package's network (`data`), 2-player scopa
 NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 MAX_WIDTH = 2048
+MAX_FILE = 2**26            # bytes: a file (or a member's declared size) beyond any network's
 
 
 class WeightsError(ValueError):
@@ -59,6 +61,9 @@ def load(text: str | Path) -> Weights:
         raise WeightsError(f"network weights {text}: a folder, not a weights file")
     if not path.is_file():
         raise WeightsError(f"network weights {text}: no such file")
+    if path.stat().st_size > MAX_FILE:
+        raise WeightsError(f"network weights {text}: {path.stat().st_size:,} bytes, more than "
+                           f"a network of widths up to {MAX_WIDTH} ({MAX_FILE:,})")
     raw = path.read_bytes()
     return _parse(str(text), raw, path)
 
@@ -83,25 +88,26 @@ def resolve(value) -> Weights:
 def _parse(text: str, raw: bytes, path: Path) -> Weights:
     where = f"network weights {text or path}"
     try:                                # the bytes hashed are the bytes read
-        f = np.load(io.BytesIO(raw), allow_pickle=False)
-        if not isinstance(f, np.lib.npyio.NpzFile):
-            raise ValueError("one array, not an .npz")
-        with f:
-            found = {k: f[k] for k in f.files}
+        shapes = _declared(raw, where)
+    except WeightsError:
+        raise
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
         raise WeightsError(f"{where}: not a weights file (.npz) of scopa-sim train "
                            f"({type(e).__name__})") from None
-    missing = [k for k in (*NAMES, "meta") if k not in found]
+    missing = [k for k in (*NAMES, "meta") if k not in shapes]
     if missing:
         raise WeightsError(f"{where}: no {', '.join(missing)}: not a weights file of "
                            f"scopa-sim train")
-    try:
-        meta = json.loads(str(found["meta"]))
-    except ValueError:
-        meta = None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise WeightsError(f"{where}: its meta is not {FORMAT}'s (written by another "
-                           f"scopa-sim?)")
+    check_shape_of([shapes[k] for k in NAMES], where)     # before a byte is decompressed
+    with np.load(io.BytesIO(raw), allow_pickle=False) as f:
+        try:
+            meta = json.loads(str(f["meta"]))
+        except ValueError:
+            meta = None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise WeightsError(f"{where}: its meta is not {FORMAT}'s (written by another "
+                               f"scopa-sim?)")
+        found = {k: f[k] for k in NAMES}
     for k in NAMES:
         if found[k].dtype.kind != "f":
             raise WeightsError(f"{where}: {k} is not all finite numbers (floating point)")
@@ -111,20 +117,52 @@ def _parse(text: str, raw: bytes, path: Path) -> Weights:
     return Weights(text, hashlib.sha256(raw).hexdigest(), arrays, meta)
 
 
+def _declared(raw: bytes, where: str) -> dict[str, tuple]:
+    """The shape of each array of an .npz (`NAMES` and meta), read from the
+    `.npy` headers inside it: nothing else is decompressed. WeightsError for
+    a member whose declared size (in the zip, or by its shape) is absurd."""
+    shapes = {}
+    with zipfile.ZipFile(io.BytesIO(raw)) as z:
+        for info in z.infolist():
+            name = info.filename.removesuffix(".npy")
+            if name not in (*NAMES, "meta") or name in shapes:
+                continue
+            if info.file_size > MAX_FILE:
+                raise WeightsError(f"{where}: {name} declares {info.file_size:,} bytes, more "
+                                   f"than any network's ({MAX_FILE:,})")
+            with z.open(info) as member:
+                version = np.lib.format.read_magic(member)
+                read = {(1, 0): np.lib.format.read_array_header_1_0,
+                        (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+                if read is None:
+                    raise ValueError(f"{name}: .npy format {version}")
+                shape, _, dtype = read(member)
+            if dtype.hasobject or dtype.itemsize * math.prod(shape) > MAX_FILE:
+                raise WeightsError(f"{where}: {name} declares shape {shape} of {dtype}, more "
+                                   f"than any network's {MAX_FILE:,} bytes")
+            shapes[name] = shape
+    return shapes
+
+
+def check_shape_of(shapes, where: str) -> None:
+    """Refuse shapes (of w1..b3, in order) that are not a network of the kernel's."""
+    w1, b1, w2, b2, w3, b3 = map(tuple, shapes)
+    if len(w1) != 2 or w1[0] != F_SIZE or not 0 < w1[1] <= MAX_WIDTH:
+        raise WeightsError(f"{where}: w1 has shape {w1}, not ({F_SIZE}, H1) "
+                           f"(a network of another version?)")
+    h1 = w1[1]
+    if len(w2) != 2 or w2[0] != h1 or not 0 < w2[1] <= MAX_WIDTH:
+        raise WeightsError(f"{where}: w2 has shape {w2}, not ({h1}, H2)")
+    h2 = w2[1]
+    for name, shape, want in (("b1", b1, (h1,)), ("b2", b2, (h2,)), ("w3", w3, (h2,)),
+                              ("b3", b3, (1,))):
+        if shape != want:
+            raise WeightsError(f"{where}: {name} has shape {shape}, not {want}")
+
+
 def check_shapes(arrays, where: str) -> None:
     """Refuse arrays that are not a network of the kernel's shape, or not finite."""
-    w1, b1, w2, b2, w3, b3 = arrays
-    if w1.ndim != 2 or w1.shape[0] != F_SIZE or not 0 < w1.shape[1] <= MAX_WIDTH:
-        raise WeightsError(f"{where}: w1 has shape {w1.shape}, not ({F_SIZE}, H1) "
-                           f"(a network of another version?)")
-    h1 = w1.shape[1]
-    if w2.ndim != 2 or w2.shape[0] != h1 or not 0 < w2.shape[1] <= MAX_WIDTH:
-        raise WeightsError(f"{where}: w2 has shape {w2.shape}, not ({h1}, H2)")
-    h2 = w2.shape[1]
-    for name, a, shape in (("b1", b1, (h1,)), ("b2", b2, (h2,)), ("w3", w3, (h2,)),
-                           ("b3", b3, (1,))):
-        if a.shape != shape:
-            raise WeightsError(f"{where}: {name} has shape {a.shape}, not {shape}")
+    check_shape_of([a.shape for a in arrays], where)
     for name, a in zip(NAMES, arrays):              # float32 by now: _parse, save
         if not np.isfinite(a).all():
             raise WeightsError(f"{where}: {name} is not all finite numbers")
