@@ -87,3 +87,30 @@ def test_a_damaged_checkpoint_is_one_line(tmp_path):
     (out / T.CHECKPOINT).write_bytes(b"not a checkpoint")
     with pytest.raises(T.TrainError, match="damaged"):
         T.train(out, resume=True, workers=1)
+
+
+def test_resume_reads_its_settings_from_the_folder_and_names_one_that_differs(tmp_path):
+    """Issue 49: `--resume` demanded every original option again ("other settings
+    (chunk)"); now the folder's are used, a larger budget is taken, and an option
+    given that differs is refused, named."""
+    out = tmp_path / "cli"
+    args = ["train", "--out", str(out), "--chunk", "30", "--check", "0", "--quiet"]
+    assert CliRunner().invoke(main, [*args, "--samples", "300"]).exit_code == 0
+    res = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--samples", "600",
+                                    "--quiet"])
+    assert res.exit_code == 0, res.output
+    assert json.loads((out / T.SETTINGS).read_text())["samples"] == 600
+    res = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--samples", "900",
+                                    "--chunk", "40", "--seed", "1"])
+    assert res.exit_code == 2
+    assert "chunk 40 (it was started with 30)" in res.output and "seed" not in res.output
+
+
+def test_a_failed_resume_writes_nothing(tmp_path):
+    out = tmp_path / "net"
+    T.train(out, T.Settings(**{**TINY, "samples": 100}), workers=1)
+    (out / T.CHECKPOINT).write_bytes(b"not a checkpoint")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    res = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--samples", "5000"])
+    assert res.exit_code == 2 and "damaged" in res.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
 from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, results,
                       workers_option)
@@ -22,13 +23,15 @@ from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, res
 @click.option("--seed", type=str, default="1", show_default=True,
               help="Seed, 0..2**64-1: the same seed and settings give the same network.")
 @click.option("--check", type=click.IntRange(0, 10**7), default=2000, show_default=True,
-              help="Duplicate deals of each strength check against endgame (0: none).")
+              help="Duplicate deals of each strength check against endgame (0: none, and "
+                   "so no curve.csv or curve.png).")
 @click.option("--chunk", type=click.IntRange(1, 10**7), default=10_000, show_default=True,
               help="Rounds per chunk: the learner trains after each, and a checkpoint is "
                    "written.")
 @click.option("--resume", is_flag=True,
-              help="Go on with the training in --out (after Ctrl-C, a kill, or to a "
-                   "larger budget given the same way).")
+              help="Go on with the training in --out, with its own settings (after Ctrl-C, "
+                   "a kill, or to a larger budget: --samples or --hours); an option given "
+                   "that differs from the training's is refused.")
 @workers_option
 @QUIET
 def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, quiet):
@@ -52,11 +55,13 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
     """
     check_out([out_dir], folder=True)
     # imported when the command runs: help and listings stay light
-    from ..study.train import Settings, train as run
-    settings = None
-    if samples or hours:
-        settings = Settings(preset=preset, seed=parse_seed(seed), samples=samples or 0,
-                            hours=hours or 0.0, check=check, chunk=chunk)
+    from ..study.train import train as run
+    options = dict(preset=preset, seed=parse_seed(seed), samples=samples or 0,
+                   hours=hours or 0.0, check=check, chunk=chunk)
+    ctx = click.get_current_context()
+    given = {k: v for k, v in options.items()
+             if ctx.get_parameter_source(k) is not ParameterSource.DEFAULT}
+    settings = given if resume else options if samples or hours else None
     bar = progress(quiet, "train", False)
     with bar:
         task = bar.add_task("", total=None, note="generating the first chunk")

@@ -35,7 +35,7 @@ import math
 import os
 import time
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -141,10 +141,12 @@ class Replay:
         self.ends = np.r_[self.starts[1:], len(decision)]
 
 
-def train(out: Path, settings: Settings | None = None, resume: bool = False,
+def train(out: Path, settings: Settings | dict | None = None, resume: bool = False,
           workers: int | None = None, progress=None) -> dict:
     """Train a network into folder `out` (see the module docstring); with
-    `resume`, go on from its checkpoint. `progress(state)` after each chunk.
+    `resume`, go on from its checkpoint, with the folder's settings (and the
+    budget, or any setting that agrees, from `settings`: a Settings or a dict
+    of options). `progress(state)` after each chunk.
     Returns the last state: chunk, samples, seconds, loss, curve."""
     torch = _torch()
     out = Path(out)
@@ -168,6 +170,7 @@ def train(out: Path, settings: Settings | None = None, resume: bool = False,
         except Exception as e:
             raise TrainError(f"{out / CHECKPOINT} is damaged or not a checkpoint of this "
                              f"training ({type(e).__name__}): start a new training") from None
+    _keep(out, settings)                # a resume's new budget, once its checkpoint has loaded
     replay = Replay(settings.replay)
     for k in range(max(0, state["chunk"] - settings.replay), state["chunk"]):
         replay.add(k, _chunk(out, rules, settings, k, workers))
@@ -196,9 +199,11 @@ def train(out: Path, settings: Settings | None = None, resume: bool = False,
     return {**state, "curve": curve}
 
 
-def _start(out: Path, settings: Settings | None, resume: bool) -> Settings:
+def _start(out: Path, settings: Settings | dict | None, resume: bool) -> Settings:
     """The settings to train with: new ones into an empty (or new) folder,
-    or, with `resume`, the folder's own (given ones must agree)."""
+    or, with `resume`, the folder's own, with the budget given (`settings`:
+    a Settings, or a dict of the options given; any other that differs from
+    the folder's is refused, named). Nothing is written on a resume."""
     if str(out) in ("", "."):
         raise TrainError("--out names a folder of its own, not the current one")
     held = out / SETTINGS
@@ -211,17 +216,17 @@ def _start(out: Path, settings: Settings | None, resume: bool) -> Settings:
             stored = Settings.read(held)
         except (ValueError, KeyError, TypeError) as e:
             raise TrainError(f"{held} is damaged ({e}): start a new training") from None
-        budget = {"samples", "hours"}               # a resumed training may be given more
-        changed = [f.name for f in fields(Settings) if settings is not None
-                   and f.name not in budget and getattr(settings, f.name) != getattr(stored, f.name)]
-        if settings is not None and not changed:
-            if settings != stored:
-                _atomic(held, json.dumps(asdict(settings), indent=1).encode())
-            return settings
+        given = asdict(settings) if isinstance(settings, Settings) else dict(settings or {})
+        budget = {k: given.pop(k) for k in ("samples", "hours") if k in given}
+        changed = [f"{k} {v} (it was started with {getattr(stored, k)})"
+                   for k, v in given.items() if getattr(stored, k) != v]
         if changed:
-            raise TrainError(f"{out} was started with other settings ({', '.join(changed)}): "
-                             f"resume it with its own, or train into another folder")
-        return stored
+            raise TrainError(f"{out} was started with other settings: {'; '.join(changed)}: "
+                             f"resume it with its own (leave them out), or train into "
+                             f"another folder")
+        return replace(stored, **budget) if any(budget.values()) else stored
+    if isinstance(settings, dict):
+        settings = Settings(**settings)
     if settings is None:
         raise TrainError("give a budget: --samples N or --hours H")
     if held.exists():
@@ -230,8 +235,16 @@ def _start(out: Path, settings: Settings | None, resume: bool) -> Settings:
     if out.is_dir() and any(out.iterdir()):
         raise TrainError(f"{out} is a folder with other files in it: choose a new or empty --out")
     out.mkdir(parents=True, exist_ok=True)
-    _atomic(held, json.dumps(asdict(settings), indent=1).encode())
+    _keep(out, settings)
     return settings
+
+
+def _keep(out: Path, settings: Settings) -> None:
+    """Write `settings` to the folder's settings.json, if they are not what it holds."""
+    text = json.dumps(asdict(settings), indent=1).encode()
+    held = out / SETTINGS
+    if not held.is_file() or held.read_bytes() != text:
+        _atomic(held, text)
 
 
 def _chunk(out: Path, rules, settings: Settings, k: int, workers: int) -> tuple:
