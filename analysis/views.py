@@ -3,6 +3,7 @@ HTML) and flat records (for CSV), from the plain data the analysis
 functions return."""
 from __future__ import annotations
 
+from ..engine.checks import plural
 from .output import Section, ci, number, signed, signed_ci
 
 
@@ -237,7 +238,7 @@ def report_view(st: dict) -> tuple[list[Section], list[dict]]:
           + ("" if tp["finished"] else " (unfinished)"))
     if tp["seconds"]:
         t.add("simulation time", f"{tp['seconds']:.2f} s on {tp['workers']} worker(s)")
-        t.add("throughput", f"{tp['rounds_per_second']:,.0f} rounds/s")
+        t.add("throughput", f"{plural(round(tp['rounds_per_second']), 'round')}/s")
         recs.append({"metric": "rounds_per_second", "estimate": tp["rounds_per_second"]})
     if tp.get("created"):
         t.add("created", tp["created"])

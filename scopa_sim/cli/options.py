@@ -146,11 +146,17 @@ def parse_seed(seed: str | None, isolate: bool = False) -> int:
     if seed is None:
         return secrets.randbits(128 if isolate else 63)
     if not re.fullmatch(r"\s*[0-9]{1,40}\s*", seed, re.ASCII) or int(seed) >= 2**bits:
-        wide = "" if isolate or not re.fullmatch(r"\s*[0-9]+\s*", seed, re.ASCII) else \
-            " (up to 2**128-1 with --isolate)"
+        wide = "" if isolate or not _has_isolate() or not re.fullmatch(
+            r"\s*[0-9]+\s*", seed, re.ASCII) else " (up to 2**128-1 with --isolate)"
         raise click.BadParameter(f"{seed!r} is not a whole number 0..2**{bits}-1{wide}",
                                  param_hint="--seed")
     return int(seed)
+
+
+def _has_isolate() -> bool:
+    """Whether the command running has --isolate (an error names only its own options)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and any(p.name == "isolate" for p in ctx.command.params)
 
 
 TRUSTED = ("note: user strategies run in this process as trusted code, able to read and change "

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from ..defaults import GAMES as DEFAULT_GAMES_BATCH, MAX as MAX_BATCH, ROUNDS as DEFAULT_BATCH
+from ..engine.checks import plural
 from .options import (check_writable, cluster_options, compile_note, Interrupted,
                       isolate_options, isolation, note, out, OutPath, outside_runs,
                       parse_rules, parse_seed, progress, results, rules_options, seed_option,
@@ -140,7 +141,7 @@ def simulate_isolated(rounds, games, strategies, rules, seed, out_dir, batch_siz
                 task = bar.add_task("", total=spec.units, note="")
 
                 def show(units, rate):
-                    bar.update(task, advance=units, note=f"{rate:,.0f} rounds/s")
+                    bar.update(task, advance=units, note=f"{plural(round(rate), 'round')}/s")
                 run, result = store_isolated(out_dir, spec, overwrite, pool, show)
         except KeyboardInterrupt:
             raise Interrupted("interrupted: an isolated run is written only when it is over; "
@@ -181,7 +182,7 @@ def execute(run, workers: int | None, quiet: bool, scheduler=None) -> dict:
                 if rate is None:
                     bar.update(bar_task, completed=units)
                 else:
-                    bar.update(bar_task, advance=units, note=f"{rate:,.0f} rounds/s")
+                    bar.update(bar_task, advance=units, note=f"{plural(round(rate), 'round')}/s")
             result = store_batches(run, workers, scheduler, show)
             if compiled is not None:
                 result["compile_seconds"] = compiled
@@ -247,7 +248,7 @@ def print_summary(run, s: dict, fmt: str) -> None:
             + ("; the run was already complete: nothing simulated, the summary is of its "
                "rounds on disk" if s.get("already_complete") else
                f"; {s['rounds_run']:,} simulated in {s['seconds']:.2f} s "
-               f"({s['rounds_per_second']:,.0f} rounds/s)") + f"; seed {spec.seed}"
+               f"({plural(round(s['rounds_per_second']), 'round')}/s)") + f"; seed {spec.seed}"
             + (f"; the kernels compiled first, in {s['compile_seconds']:.1f} s, apart from the "
                f"rate" if s.get("compile_seconds") is not None else ""))
     table = Table(title=f"{spec.rules.name}: " + " vs ".join(labels))

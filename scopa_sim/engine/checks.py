@@ -1,5 +1,6 @@
 """Checks of whole-number arguments, shared by every public entry point, and
-how text from outside (a token, an exception) is echoed in an error: bounded."""
+how text from outside (a token, an exception) is echoed in an error: bounded;
+and counts in words (`plural`)."""
 from __future__ import annotations
 
 import secrets
@@ -67,6 +68,11 @@ def shown(text, limit: int = SHOWN) -> str:
     or a strategy's 5,000-character exception is echoed in a line, not whole."""
     text = " ".join(str(text).splitlines())
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def plural(k: int, what: str) -> str:
+    """`1 card`, `2 cards`, `12,000 rounds`."""
+    return f"{k:,} {what}" + "s" * (k != 1)
 
 
 def raised(e: BaseException) -> str:

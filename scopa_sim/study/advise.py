@@ -80,7 +80,7 @@ from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUT
                         DEFAULT_STRATEGY, MAX as MAX_BATCH, ROLLOUTS)
 from ..engine.cards import (Card, card_name, card_with_alias, cards_of, mask_of, move_text, names,
                             parse_cards)
-from ..engine.checks import below_target, mine_theirs, raised, seed_or_fresh, whole
+from ..engine.checks import below_target, mine_theirs, plural, raised, seed_or_fresh, whole
 from ..runs.runner import run
 from ..kernels import registry, layout as L, position as P
 from ..kernels.batch import call
@@ -125,10 +125,6 @@ COLUMNS = {
 
 
 # ---- the position ---------------------------------------------------------------
-def _count(k: int, what: str) -> str:
-    return f"{k} {what}" + ("" if k == 1 else "s")
-
-
 def _pair(value, what: str) -> tuple[int, int]:
     """A MINE-THEIRS pair from "5-7" or (5, 7)."""
     if isinstance(value, str):
@@ -191,10 +187,12 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
     if not hand:
         raise ValueError("the hand is empty: give the cards of the seat to play")
     if len(hand) > h:
-        raise ValueError(f"a hand of {len(hand)} cards: {rules.name} deals {_count(h, 'card')}")
+        raise ValueError(f"a hand of {plural(len(hand), 'card')}: {rules.name} deals "
+                         f"{plural(h, 'card')}")
     plays = len(table) + len(seen) + len(mine) + len(theirs) - t
     if plays < 0:
-        raise ValueError(f"{t + plays} cards are on the table or out of play: a round starts "
+        raise ValueError(f"{plural(t + plays, 'card')} {'is' if t + plays == 1 else 'are'} on the table "
+                         f"or out of play: a round starts "
                          f"with {t} on the table (give captured cards as mine, theirs or seen)")
     per_deal = n * h
     round_cards = L.N_CARDS - t if rules.refill else per_deal
@@ -203,7 +201,7 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
                          f"{round_cards}")
     q, r = divmod(plays % per_deal, n)            # turns round the table this deal, and past
     if len(hand) != h - q:
-        raise ValueError(f"a hand of {_count(len(hand), 'card')} after {_count(plays, 'play')}: "
+        raise ValueError(f"a hand of {plural(len(hand), 'card')} after {plural(plays, 'play')}: "
                          f"the seat to play holds {h - q} (the table, the piles and the seen "
                          f"cards say how many cards were played; a deal gives {h} to each of "
                          f"{n} players)")
@@ -221,8 +219,8 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
         captures += max(sides[k], len(pile) > 0)
     if plays < max(captures, len(seen) > 0):
         raise ValueError(f"the piles and seen cards need at least "
-                         f"{_count(max(captures, 1), 'play')}, but with {len(table)} cards on "
-                         f"the table the counts say {_count(plays, 'play')} (a round starts "
+                         f"{plural(max(captures, 1), 'play')}, but with {len(table)} cards on "
+                         f"the table the counts say {plural(plays, 'play')} (a round starts "
                          f"with {t} on the table)")
     if last is None:
         last = "mine" if mine and not theirs else "theirs" if theirs and not mine else None

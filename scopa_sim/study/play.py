@@ -28,7 +28,7 @@ import numpy as np
 from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
 from ..engine.cards import (Move, card_name, card_with_alias, mask_of, move_text, names,
                            parse_card, parse_cards)
-from ..engine.checks import whole
+from ..engine.checks import plural, whole
 from ..engine.game import Game
 from ..engine.record_format import RecordNotes, RoundNotes, check_names, write_record
 from ..engine.rules import Rules
@@ -253,10 +253,6 @@ def captures(pile: list[int], scopas: int) -> str:
     coins = bin(mask_of(pile) & int(COINS)).count("1")
     return (f"{plural(len(pile), 'card')}, {plural(coins, 'coin')}"
             + (", settebello" if SETTEBELLO in pile else "") + f", {plural(scopas, 'scopa')}")
-
-
-def plural(k: int, what: str) -> str:
-    return f"{k} {what}" + "s" * (k != 1)
 
 
 def parse_move(text: str, legal: list[Move]) -> Move:

@@ -1,0 +1,32 @@
+"""Issue 49, what a new user trips on (third round): words. A test per item."""
+import pytest
+from click.testing import CliRunner
+
+from scopa_sim.cli import main
+from scopa_sim.engine.checks import plural, shown
+
+
+def error(*args) -> str:
+    res = CliRunner().invoke(main, [str(a) for a in args])
+    assert res.exit_code == 2, res.output
+    return res.stderr.strip()
+
+
+@pytest.mark.parametrize("args, isolate", [
+    (["simulate", "--rounds", 10], True), (["compare", "greedy", "random"], True),
+    (["play"], False), (["odds", "--rounds", 1000], False), (["train", "--out", "x"], False)])
+def test_a_seed_error_names_only_the_commands_own_options(args, isolate):
+    line = error(*args, "--seed", 2**64)
+    assert "0..2**64-1" in line and ("--isolate" in line) == isolate
+
+
+def test_counts_are_written_in_words():
+    assert [plural(k, "card") for k in (0, 1, 2, 12_000)] == [
+        "0 cards", "1 card", "2 cards", "12,000 cards"]
+    line = error("advise", "--hand", "7d", "--table", "As")
+    assert "1 card is on the table" in line
+
+
+def test_outside_text_is_shown_cut():
+    assert shown("x" * 80) == "x" * 80 and shown("x" * 81) == "x" * 79 + "…"
+    assert shown("a\nb") == "a b"
