@@ -5,9 +5,9 @@ beside those asked for) and without, alternating, best of --repeat.
     .venv/bin/python benchmarks/bench_read_checks.py RUN [--repeat 15]
 
 Make RUN with, say, `scopa-sim simulate --rounds 1000000 --seed 1 --out RUN`.
-Reads: every column (the report's pass), points_0 alone (the narrowest read
-the points check widens: the side's categories come too), dealer alone
-(only the round index comes too).
+Reads: every column (the report's pass), points_0 alone and dealer alone
+(the narrowest reads: every side's points and categories come too, since
+every rounds part read is checked to add up, whatever the question reads).
 """
 import argparse
 import time

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from scopa_sim.runs.store import MANIFEST, Run
-from hostile import RUN, assert_error, cli, tree
+from hostile import RUN, assert_error, cli, rehash, tree
 
 
 # ---- runs that are not what they claim -------------------------------------------
@@ -37,15 +37,6 @@ def other_seed_part(root: Path):
     assert cli("simulate", "--out", other, "--quiet", *RUN[:-1], 4).exit_code == 0
     shutil.copy(other / "rounds" / "part-000002.parquet", root / "rounds" / "part-000002.parquet")
     shutil.rmtree(other)
-
-
-def rehash(root: Path, *names: str):
-    """Record the parts' present sha256 in the manifest (a forger's edit)."""
-    import hashlib
-    m = json.loads((root / MANIFEST).read_text())
-    for name in names:
-        m["part_sha256"][name] = hashlib.sha256((root / name).read_bytes()).hexdigest()
-    (root / MANIFEST).write_text(json.dumps(m))
 
 
 def unlink(name):

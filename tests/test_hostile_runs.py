@@ -31,7 +31,7 @@ from scopa_sim.analysis.runstats import run_stats
 from scopa_sim.runs.parts import _labels, labels_of, encode
 from scopa_sim.runs.plan import StoredSpec
 from scopa_sim.runs.store import MANIFEST, Run, StoreError, StoreWarning
-from hostile import RUN, assert_error, cli, tree
+from hostile import RUN, assert_error, cli, column, rehash, rewrite_part, tree
 
 EXAMPLE = Path(__file__).parent.parent / "docs" / "examples" / "greedy_jit.py"
 
@@ -48,14 +48,6 @@ def manifest(root: Path) -> dict:
 
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def rehash(root: Path, *names: str) -> None:
-    """Record the parts' present sha256 in the manifest, as a forger would."""
-    m = manifest(root)
-    for name in names:
-        m["part_sha256"][name] = sha((root / name).read_bytes())
-    (root / MANIFEST).write_text(json.dumps(m))
 
 
 def forge(root: Path, **changes) -> None:
@@ -75,21 +67,6 @@ def forge(root: Path, **changes) -> None:
         if "part_sha256" in m:
             m["part_sha256"][path.relative_to(root).as_posix()] = sha(path.read_bytes())
     (root / MANIFEST).write_text(json.dumps(m))
-
-
-def rewrite_part(path: Path, change) -> None:
-    """Rewrite a part with `change(table)`, keeping its metadata."""
-    table = pq.read_table(path)
-    pq.write_table(change(table).replace_schema_metadata(table.schema.metadata), path,
-                   compression="zstd")
-
-
-def column(name: str, values):
-    """A change: column `name` replaced by values(old column)."""
-    def change(table):
-        i = table.schema.get_field_index(name)
-        return table.set_column(i, name, values(table.column(name)))
-    return change
 
 
 READERS = {

@@ -71,7 +71,7 @@ if _LOADING:
 import click  # noqa: E402
 
 from ..runs.signals import INTERRUPT, TERMINATED  # noqa: E402
-from .options import Interrupted, flush_results, guard_output  # noqa: E402
+from .options import Answered, Interrupted, flush_results, guard_output  # noqa: E402
 
 
 def _on_interrupt(signum, frame):
@@ -121,6 +121,8 @@ class Cli(click.Group):
             return super().main(args, prog_name or "scopa-sim", standalone_mode=False, **extra)
         except click.exceptions.Exit as e:
             sys.exit(e.exit_code)
+        except Answered as e:
+            self._leave(e.code, str(e))
         except click.ClickException as e:
             self._leave(2, "error: " + e.format_message())
         except ValueError as e:                # bad input, bad runs (store.StoreError)
@@ -183,8 +185,8 @@ def _guarded(callback):
 
 def _register() -> None:
     # imported when the command runs: help and listings stay light
-    from . import advise, almanac, analysis, listings, play, records, simulate, train
-    for module in (simulate, listings, analysis, advise, records, play, almanac, train):
+    from . import advise, almanac, analysis, listings, play, records, simulate, train, verify
+    for module in (simulate, listings, analysis, advise, records, play, almanac, train, verify):
         for command in module.COMMANDS:
             command.callback = _guarded(command.callback)
             main.add_command(command)

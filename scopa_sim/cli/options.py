@@ -37,6 +37,15 @@ class Interrupted(Exception):
     printed (what was saved and how to go on)."""
 
 
+class Answered(Exception):
+    """A command's negative answer, not an error (e.g. `verify`: a part
+    differs): its text is the one line printed, `code` the exit status."""
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
 def guard_output() -> None:
     """Keep file descriptor 1 for results (`results()`) and point it at
     stderr for everything else: Python's `sys.stdout`, C's stdout, the

@@ -70,9 +70,9 @@ def shown(text, limit: int = SHOWN) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def plural(k: int, what: str) -> str:
-    """`1 card`, `2 cards`, `12,000 rounds`."""
-    return f"{k:,} {what}" + "s" * (k != 1)
+def plural(k: int, what: str, many: str | None = None) -> str:
+    """`1 card`, `2 cards`, `12,000 rounds`; `many`: an irregular plural."""
+    return f"{k:,} " + (what if k == 1 else many or what + "s")
 
 
 def raised(e: BaseException) -> str:

@@ -53,13 +53,13 @@ def points_groups(rules, games: bool) -> list[list[str]]:
 
 
 def needed(rules, games: bool, table: str, names: list[str], widen: bool = True) -> list[str]:
-    """The columns to read with `names` so that the checks can be made
-    (without `widen`, no points group is added)."""
+    """The columns to read with `names` so that the checks can be made: every
+    side's points group on every rounds part, whatever `names` are (without
+    `widen`, none: a read made for another check)."""
     extra = always(rules, games, table)
     if table == "rounds" and widen:
         for group in points_groups(rules, games):
-            if any(c in group for c in names):
-                extra += group
+            extra += group
     return [c for c in dict.fromkeys(extra) if c not in names]
 
 

@@ -417,6 +417,18 @@ class Run:
         pandas: what the reading commands use)."""
         return _arrays(self._table(table, b, columns))
 
+    def stored_part(self, b: int, table: str = "rounds") -> pa.Table:
+        """Part b of a table whole, as stored: its bytes, spec and columns
+        checked (`_part`), its rows not (`verify` compares them with a replay)."""
+        path = self.root / table / part_name(b)
+        try:
+            return self._part(table, b).read()
+        except StoreError:
+            raise
+        except Exception as e:                       # noqa: BLE001 - any damage is the same
+            raise StoreError(f"{path} is not a readable part ({_first_line(e)}): "
+                             f"{self.repair()}") from None
+
     @property
     def tables(self) -> tuple[str, ...]:
         return tables(self.spec)

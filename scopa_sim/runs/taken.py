@@ -50,20 +50,29 @@ def check_replayable(root, stored) -> None:
                          f"simulate it with --keep-taken to store them")
 
 
-def seats_of_run(root, stored):
-    """The seats (`engine.seats.Seats`) of a stored run of built-in
-    strategies, read from their labels (nothing is loaded), checked to read
-    back as recorded."""
-    from ..engine.seats import Seats   # the kernels: loaded only to play again
-    check_replayable(root, stored)
+def builtin_spec(root, stored, advice: str = "simulate it with --keep-taken") -> RunSpec:
+    """The RunSpec of a stored run of built-in strategies, read from their
+    labels (nothing is loaded), checked to read back as recorded, networks
+    included (ValueError ending in `advice` otherwise); the caller has
+    refused user strategies."""
     spec = RunSpec(stored.rules, tuple(parse_strategy(t, _Recorded({}))
                                        for t in stored.strategies),
-                   stored.seed, stored.units, stored.games, stored.batch_size)
+                   stored.seed, stored.units, stored.games, stored.batch_size, stored.keep_taken)
     mine, theirs = spec_dict(spec), stored.as_dict()
-    if [mine[k] for k in ("rules", "strategies")] != [theirs[k] for k in ("rules", "strategies")]:
+    if any(mine.get(k) != theirs.get(k) for k in ("rules", "strategies", "nets")):
         raise ValueError(f"{root}: the run's strategies read back as "
-                         f"{', '.join(map(str, spec.strategies))}, not as recorded: this "
-                         f"scopa-sim cannot play it again; simulate it with --keep-taken")
+                         f"{', '.join(map(str, spec.strategies))}, not as recorded (or their "
+                         f"networks' files have changed): this scopa-sim cannot play it again; "
+                         f"{advice}")
+    return spec
+
+
+def seats_of_run(root, stored):
+    """The seats (`engine.seats.Seats`) of a stored run of built-in
+    strategies (`builtin_spec`)."""
+    from ..engine.seats import Seats   # the kernels: loaded only to play again
+    check_replayable(root, stored)
+    spec = builtin_spec(root, stored)
     return Seats(spec.rules, spec.strategies)
 
 
