@@ -30,3 +30,17 @@ def test_counts_are_written_in_words():
 def test_outside_text_is_shown_cut():
     assert shown("x" * 80) == "x" * 80 and shown("x" * 81) == "x" * 79 + "…"
     assert shown("a\nb") == "a b"
+
+
+def test_play_and_its_review_write_cards_alike(monkeypatch):
+    """Issue 49: play showed "2s" where the review it offers shows "2♠". Both
+    follow `options.symbols`: symbols on a UTF-8 terminal, letters in a pipe."""
+    from scopa_sim.cli import options, play
+    lines = []
+    monkeypatch.setattr(play, "say", lines.append)
+    monkeypatch.setattr(play, "symbols", lambda: True)
+    play.show("Engine: 2s takes 2c")
+    monkeypatch.setattr(play, "symbols", lambda: False)
+    play.show("Engine: 2s takes 2c")
+    assert lines == ["Engine: 2♠ takes 2♣", "Engine: 2s takes 2c"]
+    assert options.symbols() is False                       # CliRunner's output is no terminal

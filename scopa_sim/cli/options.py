@@ -70,6 +70,14 @@ def results():
     return _RESULTS[0] if _RESULTS else sys.stdout
 
 
+def symbols() -> bool:
+    """Whether results show cards with suit symbols (7♦): on a terminal that
+    takes UTF-8; letters (7d) elsewhere, so piped text stays plain ASCII."""
+    stream = results()
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    return stream.isatty() and encoding == "utf8"
+
+
 def flush_results() -> None:
     for stream in (*_RESULTS, sys.stdout):
         try:

@@ -11,7 +11,7 @@ import click
 
 from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
 from ..engine.checks import shown
-from .options import (check_out, Interrupted, OutPath, parse_rules, parse_seed, results,
+from .options import (check_out, Interrupted, OutPath, parse_rules, parse_seed, results, symbols,
                       rules_options, seed_option)
 from .records import review as review_command
 
@@ -31,6 +31,15 @@ class Stop(Exception):
 
 def say(text: str = "") -> None:
     click.echo(text, file=results())
+
+
+def show(text: str) -> None:
+    """A line of the game (cards in it): with suit symbols where the review
+    shows them (`options.symbols`), so that a session has one notation."""
+    if symbols():
+        from ..analysis.review_page import with_suits
+        text = with_suits(text)
+    say(text)
 
 
 MAX_LINE = 1_000        # characters of a typed line that are read; the rest is dropped
@@ -78,25 +87,25 @@ def decide(table, hint: bool):
     """The person's move: the board, a hint if asked, then lines until one
     is a legal move (Stop on quit or the input's end)."""
     say()
-    say(table.board())
+    show(table.board())
     legal = table.legal()
     if hint:
-        say(hint_text(table.hint(HINT_ROLLOUTS)) if len(legal) > 1 else
-            f"hint: your only legal move is {legal[0]}")
+        show(hint_text(table.hint(HINT_ROLLOUTS)) if len(legal) > 1 else
+             f"hint: your only legal move is {legal[0]}")
     while True:
         line = read_line("your move> ")
         if line is None or line.lower() in QUIT:
             raise Stop(ended=line is None)
         if line.lower() in HELP:
-            say("legal: " + ", ".join(str(m) for m in legal))
+            show("legal: " + ", ".join(str(m) for m in legal))
             say(USAGE)
         elif line.lower() == "hint":
-            say(hint_text(table.hint(HINT_ROLLOUTS)))
+            show(hint_text(table.hint(HINT_ROLLOUTS)))
         elif line:
             try:
                 return table.parse(line)
             except ValueError as e:
-                say(f"refused: {e}")
+                show(f"refused: {e}")
 
 
 def play_out(table, hint: bool) -> None:
@@ -104,9 +113,9 @@ def play_out(table, hint: bool) -> None:
     and each round's end; Stop if the person stops."""
     while not table.over:
         played = table.play(decide(table, hint)) if table.your_turn else table.engine_move()
-        say(str(played))
+        show(str(played))
         if played.ended is not None:
-            say(table.round_summary(played.ended))
+            show(table.round_summary(played.ended))
 
 
 def record_path(path: Path | None, seed: int, overwrite: bool) -> Path:

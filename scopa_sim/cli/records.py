@@ -11,7 +11,7 @@ from ..defaults import (DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS, REVIEW_STR
                         THRESHOLDS)
 from .options import (FORMAT, OVERWRITE, QUIET, check_out, cluster_options, compile_note, emit,
                       note, OutPath, parse_seed, progress, results, seed_option, where,
-                      workers_option)
+                      workers_option, symbols as suit_symbols)
 
 
 
@@ -96,7 +96,7 @@ def review_view(data: dict, symbols: bool | None = None):
 
     def ci(d: dict, key: str, fmt: str = ".2f") -> str:
         return interval(d[key], d.get(key + "_low"), d.get(key + "_high"), fmt)
-    symbols = results().isatty() if symbols is None else symbols
+    symbols = suit_symbols() if symbols is None else symbols
     cards = with_suits if symbols else str
     h = data["headers"]
     win = data["sides"] == 2
