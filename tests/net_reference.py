@@ -37,7 +37,7 @@ def rank(card):
     return int(card) % 10 + 1
 
 
-def scores_a_scopa(table, take, card, last_play, scopa_on_last, ace_takes_all):
+def scores_a_scopa(table, take, card, last_play, scopa_on_last_play, ace_takes_all):
     """Whether taking `take` from `table` with `card` is a scopa: it leaves
     the table empty, it is not the round's last play (unless the rules
     count those), and it is not an ace sweeping a table with no ace on it
@@ -46,7 +46,7 @@ def scores_a_scopa(table, take, card, last_play, scopa_on_last, ace_takes_all):
         return False
     if set(cards_of(table)) - set(cards_of(take)):
         return False                                 # something is left on the table
-    if last_play and not scopa_on_last:
+    if last_play and not scopa_on_last_play:
         return False
     if ace_takes_all and rank(card) == 1 and not any(rank(c) == 1 for c in cards_of(take)):
         return False
