@@ -162,7 +162,8 @@ def declare(records) -> Declared:
                          f"{', '.join(sorted({n for n in names if names.count(n) > 1}))}")
 
     def resolved(p):
-        return p._replace(default=float(names.index(p.default))) if isinstance(p.default, str) else p
+        named = isinstance(p.default, str)
+        return p._replace(default=float(names.index(p.default))) if named else p
 
     builtins = tuple(b._replace(id=i, params=tuple(resolved(p) for p in b.params))
                      for i, b in enumerate(records))

@@ -510,7 +510,8 @@ def test_the_options_table_of_variants_md_is_the_rule_tables():
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location("variants_doc", root / "scripts" / "variants_doc.py")
+    script = root / "scripts" / "variants_doc.py"
+    spec = importlib.util.spec_from_file_location("variants_doc", script)
     doc = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(doc)
     text = (root / "docs" / "VARIANTS.md").read_text()
