@@ -28,7 +28,7 @@ import scopa_sim
 from scopa_sim.observation import (
     DECK_LEFT, HAND, HAND_SIZES, LAST_PLAY, RANDOM, RULES, SEAT, TABLE, UNSEEN, count,
     lowest_card)
-from scopa_sim.kernels.layout import R_ACE_TAKES_ALL, R_FEWEST, R_PLAYERS
+from scopa_sim.kernels.layout import R_ACE_TAKES_ALL, R_FEWEST_CARDS, R_PLAYERS
 
 COINS, SETTEBELLO = (1 << 10) - 1, 1 << 6
 PRIMIERA = np.array([16, 12, 13, 14, 15, 18, 21, 10, 10, 10], np.float64)    # by rank 1..10
@@ -170,7 +170,7 @@ REPLY = searcher(3)                               # the root move, then 3 plies
 @numba.njit
 def alphabeta(obs, cards, takes, params):
     """The move of best total value over `worlds` deals of the hidden cards."""
-    if obs[RULES + R_PLAYERS] != 2 or obs[RULES + R_ACE_TAKES_ALL] or obs[RULES + R_FEWEST]:
+    if obs[RULES + R_PLAYERS] != 2 or obs[RULES + R_ACE_TAKES_ALL] or obs[RULES + R_FEWEST_CARDS]:
         raise ValueError("it plays 2-player scopa only, without ace_takes_all or fewest_cards")
     if cards.shape[0] == 1:
         return 0

@@ -37,7 +37,7 @@ import numpy as np
 
 from ._jit import kernel, outlined, spliced
 from .heuristics import choose_fast
-from .layout import MAX_PLAYERS, N_CARDS, N_SIDE, R_TEAM
+from .layout import MAX_PLAYERS, N_CARDS, N_SIDE, R_TEAMS
 from .play import OVER, play_out
 from .position import HAND, PLAYS, POS_SIZE, TABLE, Board, board, play_move, unseen
 from .registry import Lineup, lineup
@@ -164,7 +164,7 @@ def exact_values(seat, n, root, line, values, ends, kit):
     line is played on the board `line`; minimax works in kit.search.solver."""
     rules, search = kit.rules, kit.search
     stack, lines = search.solver.stack, search.lineup
-    side = rules[R_TEAM + seat]
+    side = rules[R_TEAMS + seat]
     copy_into(stack[0], root.pos)
     holder = hidden_holder(root.pos, seat, rules)
     if holder >= 0:

@@ -2,7 +2,7 @@
 
 A round's deck is a function of (seed, unit, round) (`rng`, `round.deal_deck`),
 so what each seat was dealt can be computed for any row of a run without
-replaying its play: the table first, then deals of `R_HAND` cards to each
+replaying its play: the table first, then deals of `R_HAND_SIZE` cards to each
 seat, one card at a time from the leader, as `position.start_round` and
 `position.deal` deal them (tests/test_deals.py checks the two against the
 cards played). Arrays and scalars in, arrays out; card sets are uint64
@@ -18,7 +18,7 @@ import numpy as np
 
 from ._jit import outlined
 from .bits import ONE
-from .layout import N_CARDS, R_HAND, R_PLAYERS, R_REFILL, R_TABLE
+from .layout import N_CARDS, R_HAND_SIZE, R_PLAYERS, R_REFILL, R_TABLE_SIZE
 from .round import deal_deck
 
 
@@ -26,7 +26,8 @@ from .round import deal_deck
 def deal_sets(seed, units, numbers, dealers, rules, hands, dealt, tables, deck, rng):
     """Fill hands, dealt and tables for every row (scratch: deck int64[40],
     rng uint64[1])."""
-    n, size, table_size = rules[R_PLAYERS], rules[R_HAND] * rules[R_PLAYERS], rules[R_TABLE]
+    n, table_size = rules[R_PLAYERS], rules[R_TABLE_SIZE]
+    size = rules[R_HAND_SIZE] * n
     end = N_CARDS if rules[R_REFILL] else table_size + size
     for row in range(units.shape[0]):
         deal_deck(seed, units[row], numbers[row], deck, rng)

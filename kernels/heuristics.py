@@ -18,9 +18,9 @@ import numpy as np
 from ._jit import kernel, spliced
 from .bits import ONE, lowest, popcount
 from .registry import (
-    COUNTER, GREEDY, HEURISTIC, RANDOM, REPLY, P_CARD, P_COIN, P_COIN_EXPOSED, P_MATCH, P_PAIR,
-    P_PRIMIERA, P_SCOPA, P_SETTEBELLO, P_SETTEBELLO_EXPOSED, P_SEVEN, P_SWEEP)
-from .layout import COINS, PRIMIERA, R_HAND, R_PLAYERS, R_TEAM, RANK, RANK_CARDS, SETTEBELLO
+    ID, P_CARD, P_COIN, P_COIN_EXPOSED, P_MATCH, P_PAIR, P_PRIMIERA, P_SCOPA, P_SETTEBELLO,
+    P_SETTEBELLO_EXPOSED, P_SEVEN, P_SWEEP)
+from .layout import COINS, PRIMIERA, R_HAND_SIZE, R_PLAYERS, R_TEAMS, RANK, RANK_CARDS, SETTEBELLO
 from .moves import clears_for_scopa
 from .position import HAND, TABLE, is_last_play, unseen
 from .rng import below
@@ -156,11 +156,11 @@ def cautious(p, seat, pos, rules, n, cards, takes, counting, matching):
     of best gain minus exposure (the first on a tie). Nothing is exposed on
     the round's last play or to a partner."""
     nxt = seat + 1 if seat + 1 < rules[R_PLAYERS] else 0
-    exposed = not is_last_play(pos) and rules[R_TEAM + nxt] != rules[R_TEAM + seat]
+    exposed = not is_last_play(pos) and rules[R_TEAMS + nxt] != rules[R_TEAMS + seat]
     hidden = unseen(pos, seat)
     hand = popcount(pos[HAND + nxt])
     if hand == 0:
-        hand = rules[R_HAND]
+        hand = rules[R_HAND_SIZE]
     best = 0
     best_value = -np.inf
     for i in range(n):
@@ -178,9 +178,9 @@ def cautious(p, seat, pos, rules, n, cards, takes, counting, matching):
 def pick_simple(strategy, p, seat, pos, rules, n, cards, takes, rng):
     """The move random or greedy plays among the n legal moves; -1 for any
     other strategy id. Only random draws (one number, even from one move)."""
-    if strategy == RANDOM:
+    if strategy == ID.random:
         return below(rng, n)
-    if strategy == GREEDY:
+    if strategy == ID.greedy:
         return 0 if n == 1 else greedy(p, pos, rules, n, cards, takes)
     return -1
 
@@ -189,9 +189,9 @@ def pick_simple(strategy, p, seat, pos, rules, n, cards, takes, rng):
 def pick_fast(strategy, p, seat, pos, rules, n, cards, takes, rng):
     """The move a fast strategy (random, greedy, heuristic, counter, reply) plays;
     -1 for any other strategy id."""
-    if strategy == HEURISTIC or strategy == COUNTER or strategy == REPLY:
+    if strategy == ID.heuristic or strategy == ID.counter or strategy == ID.reply:
         return 0 if n == 1 else cautious(p, seat, pos, rules, n, cards, takes,
-                                         strategy != HEURISTIC, strategy == REPLY)
+                                         strategy != ID.heuristic, strategy == ID.reply)
     return pick_simple(strategy, p, seat, pos, rules, n, cards, takes, rng)
 
 

@@ -6,12 +6,20 @@ A card is `suit*10 + rank - 1`; a card set is a uint64 with bit `card` set::
     bit:  39 ..... 30 29 ..... 20 19 ..... 10 9 ...... 0
           K  ...   A  K  ...   A  K  ...   A  K  ...  A
           '- clubs -' '- swords' '-- cups -' '- coins -'
+
+The rules vector's slots `R_*` are made from the one table of rules
+(`rule_table.RULES`), not written out: one name per rule, the option's own
+(`R_FEWEST_CARDS` for `fewest_cards`). They are plain module ints, so Numba
+freezes each as a constant where a kernel reads it (no lookup, no cost); the
+price is that a static tool cannot see them, so a test checks each against
+the table (tests/test_variants.py).
 """
 import numpy as np
 
+from .rule_table import MAX_PLAYERS, PRIMIERA, RULES  # noqa: F401 (PRIMIERA: by rank 1..10)
+
 N_CARDS = 40
 N_RANKS = 10
-MAX_PLAYERS = 6
 SETTEBELLO = 6                    # 7 of coins
 RE_BELLO = 9                      # king of coins
 
@@ -22,7 +30,6 @@ ALL_CARDS = np.uint64((1 << N_CARDS) - 1)
 RANK_CARDS = np.array(
     [sum(1 << (s * 10 + r - 1) for s in range(4)) if r else 0 for r in range(11)],
     dtype=np.uint64)
-PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)   # by rank 1..10
 
 def slots(fields):
     """The offsets of a layout declared as (name, size) fields in order, by
@@ -39,31 +46,15 @@ def slots(fields):
 
 
 # ---- rules vector (int64): what the one kernel is general in --------------
-# The variant options are each 0/1 (exact meaning: docs/VARIANTS.md).
-RULE_FIELDS = (
-    ("players", 1),        # 2..6
-    ("sides", 1),          # number of sides (teams, or players)
-    ("hand", 1),           # cards per hand per deal
-    ("table", 1),          # cards to the table at the start of a round
-    ("refill", 1),         # 1: new hands while the deck lasts
-    ("target", 1),         # game target score
-    ("scopa_on_last", 1),  # clearing the table on the round's last play is a scopa
-    ("fewest", 1),         # among a card's sum captures only the fewest-card ones
-    ("ace_takes_all", 1),  # asso piglia tutto: an ace takes a table with no ace; no scopa
-    ("forfeit", 1),        # a side missing a suit has primiera 0
-    ("re_bello", 1),       # the king of coins scores a point
-    ("napola", 1),         # a coin run A-2-3.. from the ace scores its length
-    ("team", MAX_PLAYERS), # R_TEAM + seat: the side of each seat
-    ("primiera", N_RANKS), # R_PRIMIERA + rank - 1: primiera scale (1..1000)
-    ("best", 1024),        # R_BEST + suit slice: that suit's best primiera value
-                           # (`primiera_table` of the scale)
-)
-_R, R_SIZE = slots(RULE_FIELDS)
-(R_PLAYERS, R_SIDES, R_HAND, R_TABLE, R_REFILL, R_TARGET, R_SCOPA_ON_LAST, R_FEWEST,
- R_ACE_TAKES_ALL, R_FORFEIT, R_RE_BELLO, R_NAPOLA, R_TEAM, R_PRIMIERA, R_BEST) = (
-    _R[f] for f in ("players", "sides", "hand", "table", "refill", "target", "scopa_on_last",
-                    "fewest", "ace_takes_all", "forfeit", "re_bello", "napola", "team",
-                    "primiera", "best"))
+# From the one table of rules (`rule_table.RULES`): the one-slot records first,
+# then the longer ones (`R_TEAMS + seat`: the side of each seat; `R_PRIMIERA_SCALE
+# + rank - 1`: the primiera scale; `R_BEST + suit slice`: that suit's best
+# primiera value, `primiera_table` of the scale). Each record's slot is
+# `R_<NAME>` (see the module docstring).
+RULE_FIELDS = tuple((r.name, r.size) for r in sorted(RULES, key=lambda r: r.size > 1)
+                    if r.size)
+RULE_SLOTS, R_SIZE = slots(RULE_FIELDS)
+globals().update(("R_" + name.upper(), at) for name, at in RULE_SLOTS.items())
 
 # ---- per-side round results (int16), one row per side ----------------------
 # The result fields in the kernel's order (`scopa_sim.engine.schema` says what each

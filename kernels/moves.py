@@ -4,7 +4,7 @@ A move is (card, capture mask); a trail has mask 0. Canonical order: hand
 cards ascending, and for each card its captures in ascending mask order.
 Moves are written into caller-owned arrays (`cards`, `takes`) and counted,
 so nothing is allocated per move. The variant options read here
-(R_FEWEST, R_ACE_TAKES_ALL, R_SCOPA_ON_LAST) are specified in
+(R_FEWEST_CARDS, R_ACE_TAKES_ALL, R_SCOPA_ON_LAST_PLAY) are specified in
 docs/VARIANTS.md.
 """
 import numpy as np
@@ -12,7 +12,7 @@ import numpy as np
 from ._jit import kernel
 from .bits import ONE, ZERO, ix, lowest, popcount
 from .layout import (
-    N_CARDS, R_ACE_TAKES_ALL, R_FEWEST, R_SCOPA_ON_LAST, RANK, RANK_CARDS, slots)
+    N_CARDS, R_ACE_TAKES_ALL, R_FEWEST_CARDS, R_SCOPA_ON_LAST_PLAY, RANK, RANK_CARDS, slots)
 
 
 # `work` (caller-owned int64 scratch, length >= W_SIZE) holds the table's
@@ -115,7 +115,7 @@ def captures_of(table, card, rules, out, work):
     Table cards of the card's rank: each alone, nothing else (single-card
     priority, also for an ace under asso piglia tutto). Else, R_ACE_TAKES_ALL
     and an ace: the whole table (if any). Else the subsets of two or more
-    summing to the rank; with R_FEWEST only those with the fewest cards.
+    summing to the rank; with R_FEWEST_CARDS only those with the fewest cards.
     """
     rank = RANK[card]
     singles = table & RANK_CARDS[rank]
@@ -133,7 +133,7 @@ def captures_of(table, card, rules, out, work):
             return 1
         return 0
     n = sum_captures(rank, index_table(table, work), out, 0, work)
-    if n > 1 and rules[R_FEWEST]:
+    if n > 1 and rules[R_FEWEST_CARDS]:
         n = keep_fewest(out, 0, n)
     return n
 
@@ -178,7 +178,7 @@ def legal_moves(hand, table, rules, cards, takes, work):
             else:
                 start = n
                 n = sum_captures(rank, k, takes, n, work)
-                if n - start > 1 and rules[R_FEWEST]:
+                if n - start > 1 and rules[R_FEWEST_CARDS]:
                     n = keep_fewest(takes, start, n)
                 for i in range(start, n):
                     cards[i] = card
@@ -203,13 +203,13 @@ def clears_for_scopa(table, take, card, last_play, rules):
     """Whether capturing `take` from `table` with `card` scores a scopa.
 
     The capture must empty the table, and not on the round's last play
-    (unless R_SCOPA_ON_LAST); an ace's asso-piglia-tutto sweep (R_ACE_TAKES_ALL,
+    (unless R_SCOPA_ON_LAST_PLAY); an ace's asso-piglia-tutto sweep (R_ACE_TAKES_ALL,
     an ace taking a table with no ace on it) is never one, while an ace
     taking a lone ace is an ordinary scopa.
     """
     if take == ZERO or take != table:
         return False
-    if last_play and not rules[R_SCOPA_ON_LAST]:
+    if last_play and not rules[R_SCOPA_ON_LAST_PLAY]:
         return False
     if rules[R_ACE_TAKES_ALL] and RANK[card] == 1 and popcount(take & RANK_CARDS[1]) == 0:
         return False

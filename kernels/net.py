@@ -37,7 +37,7 @@ import numpy as np
 from ._jit import kernel, spliced
 from .bits import ONE, lowest, popcount
 from .heuristics import rank_sum
-from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAM, RANK_CARDS, slots
+from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAMS, RANK_CARDS, slots
 from .moves import clears_for_scopa
 from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, is_last_play, unseen
 from .registry import P_NET_ENDGAME, P_WEIGHTS
@@ -106,7 +106,7 @@ def no_net():
 def after(pos, rules, seat, card, take, a):
     """The afterstate of `seat` playing `card` taking `take` (0: a trail)
     into `a` (see the module docstring): the move without the next deal."""
-    side = rules[R_TEAM + seat]
+    side = rules[R_TEAMS + seat]
     card_set = ONE << np.uint64(card)
     hand = pos[HAND + seat] ^ card_set
     table = pos[TABLE]
@@ -120,7 +120,7 @@ def after(pos, rules, seat, card, take, a):
             scopas_theirs += np.int64(pos[SCOPAS + t])
     last = np.int64(0)
     if pos[LAST]:
-        last = 1 if rules[R_TEAM + np.int64(pos[LAST]) - 1] == side else 2
+        last = 1 if rules[R_TEAMS + np.int64(pos[LAST]) - 1] == side else 2
     if take:
         if clears_for_scopa(table, take, card, is_last_play(pos), rules):
             scopas += 1
@@ -137,7 +137,7 @@ def after(pos, rules, seat, card, take, a):
     a[A_HAND_SIZE] = popcount(hand)
     a[A_NEXT_HAND] = popcount(pos[HAND + nxt])
     a[A_LAST] = last
-    a[A_NEXT_PARTNER] = 1 if rules[R_TEAM + nxt] == side else 0
+    a[A_NEXT_PARTNER] = 1 if rules[R_TEAMS + nxt] == side else 0
     a[A_TABLE_SUM] = rank_sum(table)
     a[A_UNSEEN] = np.int64(unseen(pos, seat))
 
@@ -217,7 +217,7 @@ def head(z, z2, w2, b2, w3, b3):
 def move_values(net, model, pos, rules, seat, n, cards, takes):
     """Each legal move's value into net.values[:n]."""
     w1, a, base, z = net.w1[model], net.after, net.base, net.z
-    mine_before = np.int64(pos[PILE + rules[R_TEAM + seat]])
+    mine_before = np.int64(pos[PILE + rules[R_TEAMS + seat]])
     for i in range(n):
         after(pos, rules, seat, cards[i], takes[i], a)
         if i == 0:                                  # the first move's: what all share

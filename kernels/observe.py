@@ -26,7 +26,7 @@ import numpy as np
 
 from ._jit import kernel
 from .bits import lowest, popcount
-from .layout import MAX_PLAYERS, R_BEST, R_SIDES, R_TEAM, slots
+from .layout import MAX_PLAYERS, R_BEST, R_SIDES, R_TEAMS, slots
 from .position import DEALER, DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, is_last_play, unseen
 from .rng import observed_bits
 
@@ -46,7 +46,7 @@ def observe(seat, pos, rules, scores, rng, obs):
     `scores` are the game scores before the round (one per side), `rng` the
     round's decide stream (read, not advanced)."""
     obs[O_SEAT] = seat
-    obs[O_SIDE] = rules[R_TEAM + seat]
+    obs[O_SIDE] = rules[R_TEAMS + seat]
     obs[O_DEALER] = np.int64(pos[DEALER])
     obs[O_PLAYS] = np.int64(pos[PLAYS])
     obs[O_DECK_LEFT] = 40 - np.int64(pos[DECK])

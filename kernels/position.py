@@ -31,8 +31,8 @@ import numpy as np
 from ._jit import kernel
 from .bits import ONE, ZERO, ix, lowest, popcount
 from .layout import (
-    ALL_CARDS, MAX_MOVES, MAX_PLAYERS, N_CARDS, R_ACE_TAKES_ALL, R_HAND, R_PLAYERS, R_REFILL,
-    R_TABLE, R_TEAM, RANK, slots)
+    ALL_CARDS, MAX_MOVES, MAX_PLAYERS, N_CARDS, R_ACE_TAKES_ALL, R_HAND_SIZE, R_PLAYERS, R_REFILL,
+    R_TABLE_SIZE, R_TEAMS, RANK, slots)
 from .moves import SUMS, clears_for_scopa
 
 POS_FIELDS = (("hand", MAX_PLAYERS), ("pile", MAX_PLAYERS), ("table", 1),
@@ -76,7 +76,7 @@ def deal(pos, deck, rules, beliefs=True):
     if beliefs is not None:
         for s in range(n):
             pos[ix(VOID + s)] = ZERO
-    for _ in range(rules[R_HAND]):
+    for _ in range(rules[R_HAND_SIZE]):
         seat = leader
         for i in range(n):
             pos[ix(HAND + seat)] |= ONE << np.uint64(deck[ix(at)])
@@ -94,12 +94,13 @@ def start_round(pos, deck, dealer, rules):
     for i in range(POS_SIZE):             # its known size: stores, not a call to memset
         pos[i] = ZERO
     table = ZERO
-    for i in range(rules[R_TABLE]):
+    for i in range(rules[R_TABLE_SIZE]):
         table |= ONE << np.uint64(deck[i])
     pos[TABLE] = table
-    pos[DECK] = rules[R_TABLE]
+    pos[DECK] = rules[R_TABLE_SIZE]
     pos[DEALER] = dealer
-    dealt = N_CARDS - rules[R_TABLE] if rules[R_REFILL] else rules[R_PLAYERS] * rules[R_HAND]
+    dealt = (N_CARDS - rules[R_TABLE_SIZE] if rules[R_REFILL]
+             else rules[R_PLAYERS] * rules[R_HAND_SIZE])
     pos[TOTAL] = dealt
     deal(pos, deck, rules, None)          # every VOID is clear
 
@@ -142,7 +143,7 @@ def play_move(pos, deck, rules, card, take, beliefs=True):
     table = pos[TABLE]
     pos[ix(HAND + seat)] ^= card_set
     if take:
-        side = rules[ix(R_TEAM + seat)]
+        side = rules[ix(R_TEAMS + seat)]
         if clears_for_scopa(table, take, card, is_last_play(pos), rules):
             pos[ix(SCOPAS + side)] += ONE
         pos[TABLE] = table ^ take
@@ -164,7 +165,7 @@ def finish_round(pos, rules):
     """Give the table to the last capturer's side; return how many cards were left."""
     leftover = popcount(pos[TABLE])
     if pos[LAST]:
-        pos[PILE + rules[R_TEAM + np.int64(pos[LAST]) - 1]] |= pos[TABLE]
+        pos[PILE + rules[R_TEAMS + np.int64(pos[LAST]) - 1]] |= pos[TABLE]
         pos[TABLE] = ZERO
     return leftover
 

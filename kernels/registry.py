@@ -1,8 +1,15 @@
-"""The built-in strategies, declared once: id, kind, parameters (name,
+"""The built-in strategies, declared once: name, kind, parameters (name,
 default, what values it takes) and help text. The kernel's dispatch
 (`strategies`), the Python registry, parameter parsing and the command line's
 help all derive from `BUILTINS`. Adding a strategy is one record here plus
-its kernel function and its branch in `strategies`.
+its kernel function and its branch in the dispatch (`ID.<name>`).
+
+A strategy's id is its record's position, never written by hand: runs store
+names, and a test pins the ids of the strategies there are, so a new one goes
+at the end. The kernels read the ids as `ID.<name>`, fields of one named
+tuple (Numba folds them to constants), not as module names made from the
+strategy names: a strategy named like anything else (a kernel helper such as
+`lowest`, a constant such as `USER`) cannot shadow it, or be shadowed.
 
 A seat's parameter vector holds its strategy's parameters in the order
 declared (unused slots are 0); `P_*` name the slots the kernels read, each
@@ -13,6 +20,9 @@ User strategies (`scopa_sim.engine.user`) get the ids USER.. USER + MAX_USERS - 
 one per distinct user function of a run; any other id is unknown, and the
 kernel's dispatch refuses it (the round stops with an error, see `round`).
 """
+import collections
+import keyword
+import re
 from typing import NamedTuple
 
 import numpy as np
@@ -35,12 +45,14 @@ class Param(NamedTuple):
 class Builtin(NamedTuple):
     """A built-in strategy. `kind` says which batch kernel can play it
     (simple < fast < search, see `batch.kernel_for`; user strategies play
-    in the fast and search ones)."""
+    in the fast and search ones). `id` is set by `declare` (its position).
+    A "strategy" parameter's default names a strategy; `declare` makes it
+    that strategy's id."""
     name: str
-    id: int
     kind: str
     params: tuple
     help: str
+    id: int = -1
 
 
 class Lineup(NamedTuple):
@@ -58,7 +70,6 @@ def lineup(strategies=None, params=None):
                   np.zeros((MAX_PLAYERS, N_PARAMS), np.float64) if params is None else params)
 
 
-RANDOM, GREEDY, HEURISTIC, COUNTER, REPLY, PIMC, ISMCTS, ENDGAME, SPIMC, NET, NETSEARCH = range(11)
 USER, MAX_USERS = 64, 6
 PYTHON = -2                 # a lineup's id for a seat whose strategy decides in Python
 KINDS = ("simple", "fast", "search")
@@ -70,65 +81,102 @@ COUNTED = WORTH + (Param("sweep", 2000.0), Param("seven", 1200.0),      # counte
 # search strategies: how far a deal of the unseen cards is believed less when
 # it gives a seat a card it trailed beside this deal (search.determinize_inferred)
 INFER = Param("infer", 0.5, "fraction")
-SPIMC_PARAMS = (Param("samples", 400.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
+SPIMC_PARAMS = (Param("samples", 400.0, "count", 100_000), Param("rollout", "counter", "strategy"),
                 Param("endgame", 1.0, "flag"), INFER, Param("tail", 6.0, "whole", 40),
                 Param("reach", 18.0, "count", 40))
-BUILTINS = (
-    Builtin("random", RANDOM, "simple", (),
+RECORDS = (
+    Builtin("random", "simple", (),
             "uniform over all legal moves (a move is a card and a capture set)"),
-    Builtin("greedy", GREEDY, "simple", WORTH,
+    Builtin("greedy", "simple", WORTH,
             "best immediate gain: scopa, then settebello, cards, coins, primiera; "
             "trails its least valuable card"),
-    Builtin("heuristic", HEURISTIC, "fast",
+    Builtin("heuristic", "fast",
             WORTH + (Param("sweep", 500.0), Param("seven", 120.0), Param("coin_exposed", 30.0),
                      Param("settebello_exposed", 300.0)),
             "greedy's gain minus flat costs for what the move leaves open: a table of 10 or "
             "less (a sweep), exposed sevens, coins and the settebello"),
-    Builtin("counter", COUNTER, "fast", COUNTED,
+    Builtin("counter", "fast", COUNTED,
             "heuristic with card counting: each cost times the chance, from the unseen "
             "cards, that the next player holds a card that takes it"),
-    Builtin("reply", REPLY, "fast",
+    Builtin("reply", "fast",
             COUNTED + (Param("match", 1.0, "non-negative"), Param("pair", 0.5, "non-negative")),
             "counter that also charges the next player's likely reply: each card left on "
             "the table, its worth times `match`, and each two that sum to a rank not on the "
             "table, their worth times `pair`, times the chance it holds that rank"),
-    Builtin("pimc", PIMC, "search",
-            (Param("samples", 24.0, "count", 100_000), Param("rollout", COUNTER, "strategy"),
+    Builtin("pimc", "search",
+            (Param("samples", 24.0, "count", 100_000), Param("rollout", "counter", "strategy"),
              Param("endgame", 1.0, "flag"), INFER),
             "determinized Monte Carlo: deal the unseen cards at random `samples` times "
             "(weighed by `infer`), play each move out with the `rollout` strategy, best mean "
             "margin; exact endgame when nothing is hidden"),
-    Builtin("ismcts", ISMCTS, "search",
-            (Param("iterations", 600.0, "count", 30_000), Param("rollout", COUNTER, "strategy"),
+    Builtin("ismcts", "search",
+            (Param("iterations", 600.0, "count", 30_000), Param("rollout", "counter", "strategy"),
              Param("endgame", 1.0, "flag"), INFER, Param("exploration", 0.7, "non-negative")),
             "single-observer information-set MCTS with `iterations` sampled deals, UCB "
             "`exploration`, `rollout` strategy; exact endgame when nothing is hidden"),
-    Builtin("endgame", ENDGAME, "search",
-            (Param("max_cards", 10.0, "count", 16), Param("fallback", REPLY, "strategy"),
+    Builtin("endgame", "search",
+            (Param("max_cards", 10.0, "count", 16), Param("fallback", "reply", "strategy"),
              Param("deals", 8.0, "whole", 10_000), Param("deal_cards", 6.0, "count", 16)),
             "exact minimax on the round margin once no card is hidden (at most `max_cards` "
             "in hands); with `deals`, once the deck is out and at most `deal_cards` are in "
             "hands, the best mean exact margin over that many sampled deals of the hidden "
             "cards; the `fallback` strategy before"),
-    Builtin("spimc", SPIMC, "search", SPIMC_PARAMS,
+    Builtin("spimc", "search", SPIMC_PARAMS,
             "pimc's rollouts (`samples` per legal move) spent by sequential halving: rounds "
             "that each drop the worse half of the moves (all on the same sampled deals); each "
             "rollout solved exactly once the deck is out and at most `tail` cards are in hands "
             "(0: never) in searches from at most `reach` cards in hands and deck; exact endgame "
             "when nothing is hidden"),
-    Builtin("net", NET, "search",
+    Builtin("net", "search",
             (Param("weights", 0.0, "weights"), Param("endgame", 1.0, "flag")),
             "a learned network's value of the position each move leaves, best first "
             "(`weights`: a file `scopa-sim train` wrote; the shipped network by default); "
             "exact endgame when nothing is hidden"),
-    Builtin("netsearch", NETSEARCH, "search", SPIMC_PARAMS + (
+    Builtin("netsearch", "search", SPIMC_PARAMS + (
                 Param("keep", 3.0, "count", 100), Param("weights", 0.0, "weights")),
             "spimc over the `keep` moves the net values best (the network of `weights`), "
             "its rollouts spent on those alone"),
 )
-NAMES = tuple(b.name for b in BUILTINS)
-assert all(b.id == i for i, b in enumerate(BUILTINS)), "ids are the records' positions"
-FAST = tuple(b.id for b in BUILTINS if b.kind != "search")     # what rollouts can play
+
+
+class Declared(NamedTuple):
+    """What `declare` makes of the records."""
+    builtins: tuple            # the records, each with its id
+    names: tuple               # the names, by id
+    id: tuple                  # ID: a named tuple of the ids, `ID.greedy` (a constant in Numba)
+    fast: tuple                # the ids rollouts can play (not "search")
+    defaults: np.ndarray       # float64[strategies, N_PARAMS]: each one's default parameters
+
+
+def declare(records) -> Declared:
+    """The strategies of these records: ids by position, "strategy"
+    parameter defaults (names) as ids, the `ID` tuple, the defaults table.
+    A name that is not a lower-case identifier, or taken twice: ValueError."""
+    names = tuple(b.name for b in records)
+    for name in names:
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", name) or keyword.iskeyword(name):
+            raise ValueError(f"strategy name {name!r}: lower-case letters, digits and _, "
+                             f"starting with a letter")
+    if len(set(names)) != len(names):
+        raise ValueError(f"strategy names taken twice: "
+                         f"{', '.join(sorted({n for n in names if names.count(n) > 1}))}")
+
+    def resolved(p):
+        named = isinstance(p.default, str)
+        return p._replace(default=float(names.index(p.default))) if named else p
+
+    builtins = tuple(b._replace(id=i, params=tuple(resolved(p) for p in b.params))
+                     for i, b in enumerate(records))
+    defaults = np.zeros((len(builtins), N_PARAMS), np.float64)
+    for b in builtins:
+        defaults[b.id, :len(b.params)] = [p.default for p in b.params]
+    ids = collections.namedtuple("StrategyIds", names)(*range(len(names)))
+    return Declared(builtins, names, ids, tuple(b.id for b in builtins if b.kind != "search"),
+                    defaults)
+
+
+# the ids (ID.random, ID.greedy, ...), FAST: what rollouts can play
+BUILTINS, NAMES, ID, FAST, DEFAULTS = declare(RECORDS)
 
 
 
@@ -169,7 +217,3 @@ P_WEIGHTS, P_NET_ENDGAME = slot("weights", "net"), slot("endgame", "net")
 P_KEEP, P_SEARCH_WEIGHTS = slot("keep", "netsearch"), slot("weights", "netsearch")
 P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = (
     slot(p, "endgame") for p in ("max_cards", "fallback", "deals", "deal_cards"))
-
-DEFAULTS = np.zeros((len(BUILTINS), N_PARAMS), np.float64)
-for _b in BUILTINS:
-    DEFAULTS[_b.id, :len(_b.params)] = [p.default for p in _b.params]

@@ -1,6 +1,6 @@
 """Round scoring: per-side counts and category points from the piles.
 
-The variant options read here (R_FORFEIT, R_RE_BELLO, R_NAPOLA, and the
+The variant options read here (R_PRIMIERA_FORFEIT, R_RE_BELLO, R_NAPOLA, and the
 primiera scale in `R_BEST`) are specified in docs/VARIANTS.md.
 """
 import numpy as np
@@ -8,7 +8,7 @@ import numpy as np
 from ._jit import kernel
 from .bits import ONE, popcount
 from .layout import (
-    COINS, R_BEST, R_FORFEIT, R_NAPOLA, R_RE_BELLO, R_SIDES, RE_BELLO,
+    COINS, R_BEST, R_PRIMIERA_FORFEIT, R_NAPOLA, R_RE_BELLO, R_SIDES, RE_BELLO,
     S_CARDS, S_COINS, S_POINTS, S_PRIMIERA, S_PT_CARDS, S_PT_COINS,
     S_PT_NAPOLA, S_PT_PRIMIERA, S_PT_RE_BELLO, S_PT_SETTEBELLO, S_SCOPAS,
     S_SETTEBELLO, SETTEBELLO)
@@ -74,7 +74,7 @@ def score_round(piles, scopas, rules, out):
         out[t, S_CARDS] = popcount(pile)
         out[t, S_COINS] = popcount(pile & COINS)
         out[t, S_SETTEBELLO] = (pile >> np.uint64(SETTEBELLO)) & ONE
-        out[t, S_PRIMIERA] = primiera(pile, rules, rules[R_FORFEIT])
+        out[t, S_PRIMIERA] = primiera(pile, rules, rules[R_PRIMIERA_FORFEIT])
         out[t, S_SCOPAS] = scopas[t]
         out[t, S_PT_SETTEBELLO] = out[t, S_SETTEBELLO]
         if rules[R_RE_BELLO]:

@@ -40,7 +40,7 @@ from .registry import (
     DEFAULTS, P_DEAL_CARDS, P_DEALS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS,
     P_INFER, P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER, Lineup, lineup)
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, \
-    R_TEAM, S_POINTS
+    R_TEAMS, S_POINTS
 from .moves import legal_moves
 from .play import Kit, play_out
 from .position import (
@@ -287,7 +287,7 @@ def minimax(top, deck, side, alpha, beta, rules, work, solver, moves):
                                 takes[base:], work)
                 frames[d, PLY_COUNT] = m
                 frames[d, PLY_NEXT] = 0
-                frames[d, PLY_MAX] = rules[R_TEAM + seat] == side
+                frames[d, PLY_MAX] = rules[R_TEAMS + seat] == side
                 bounds[d, B_VALUE] = -np.inf if frames[d, PLY_MAX] else np.inf
                 entering = False
                 continue
@@ -335,7 +335,7 @@ def solve(seat, n, board, rules, work, solver, moves):
     copy_into(stack[0], pos)
     if holder >= 0:
         stack[0, HAND + holder] = unseen(pos, seat)
-    side = rules[R_TEAM + seat]
+    side = rules[R_TEAMS + seat]
     best_i = -1
     best_v = -np.inf
     for i in range(n):
@@ -375,7 +375,7 @@ def solve_sampled(seat, n, board, deals, rules, rng, work, search):
     cards among the seats that hold them (the deck is out): each deal solved
     by minimax, every move on the same deals. -1 if it cannot be solved here."""
     sample, totals = search.sample, search.totals
-    side = rules[R_TEAM + seat]
+    side = rules[R_TEAMS + seat]
     for i in range(n):
         totals[i] = 0.0
     for _ in range(deals):
@@ -419,7 +419,7 @@ def pimc(p, seat, n, board, kit):
     search, rules = kit.search, kit.rules
     sample, roll, totals = search.sample, search.roll, search.totals
     roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
-    side = rules[R_TEAM + seat]
+    side = rules[R_TEAMS + seat]
     for i in range(n):
         totals[i] = 0.0
     for _ in range(np.int64(p[P_SAMPLES])):
@@ -512,7 +512,7 @@ def ismcts(p, seat, n, board, kit):
                             break
                         k -= 1
                 node = add_child(tree_i, tree_f, size, node, rcards[pick], rtakes[pick],
-                                 rules[R_TEAM + mover])
+                                 rules[R_TEAMS + mover])
                 tree_f[node, T_AVAIL] = 1.0
                 size += 1
                 expanded = True

@@ -22,7 +22,7 @@ import numpy as np
 
 from ._jit import kernel, outlined
 from .bits import ix
-from .layout import MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAM
+from .layout import MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAMS
 from .registry import PYTHON, Lineup
 from .moves import legal_moves
 from .net import after
@@ -126,7 +126,7 @@ def targets(recipe, play, m, rules, kit, roll, target):
     move on the same deal from the same random state."""
     pos, deck = play.pos, play.deck
     seat = np.int64(pos[TURN])
-    side = rules[R_TEAM + seat]
+    side = rules[R_TEAMS + seat]
     sample = roll.sample
     worlds = max(recipe.worlds, 1)
     roll_kit = Kit(rules, roll.rng, kit.work, kit.search, kit.users, kit.net)

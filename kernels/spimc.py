@@ -33,7 +33,7 @@ from .heuristics import choose_fast
 from .net import move_values
 from .registry import (
     P_INFER, P_KEEP, P_REACH, P_ROLLOUT, P_SAMPLES, P_SEARCH_WEIGHTS, P_TAIL, P_USE_ENDGAME)
-from .layout import N_CARDS, R_SIDES, R_TEAM
+from .layout import N_CARDS, R_SIDES, R_TEAMS
 from .play import NEVER, STOPPED, Kit, play_out
 from .position import DECK, hand_cards, play_move
 from .search import (
@@ -97,7 +97,7 @@ def spimc(p, seat, n, board, kit):
     tail = np.int64(p[P_TAIL])
     if hand_cards(pos, rules) + N_CARDS - np.int64(pos[DECK]) > p[P_REACH]:
         tail = 0                                    # too far from the end to pay for it
-    side = rules[R_TEAM + seat]
+    side = rules[R_TEAMS + seat]
     for i in range(n):
         totals[i] = 0.0
         alive_at[i] = i

@@ -19,7 +19,7 @@ and `choose` (every strategy).
 from ._jit import outlined, spliced
 from .heuristics import choose_fast, choose_simple
 from .net import net
-from .registry import ENDGAME, ISMCTS, NET, NETSEARCH, PIMC, SPIMC
+from .registry import ID
 from .search import endgame, ismcts, pimc
 from .spimc import spimc
 
@@ -29,15 +29,15 @@ __all__ = ["choose", "choose_fast", "choose_simple", "decide"]
 @spliced
 def choose(strategy, p, seat, n, board, kit):
     """The move of any strategy; -1 for an unknown id."""
-    if strategy == PIMC:
+    if strategy == ID.pimc:
         return pimc(p, seat, n, board, kit)
-    if strategy == ISMCTS:
+    if strategy == ID.ismcts:
         return ismcts(p, seat, n, board, kit)
-    if strategy == ENDGAME:
+    if strategy == ID.endgame:
         return endgame(p, seat, n, board, kit)
-    if strategy == SPIMC or strategy == NETSEARCH:
+    if strategy == ID.spimc or strategy == ID.netsearch:
         return spimc(p, seat, n, board, kit)
-    if strategy == NET:
+    if strategy == ID.net:
         return net(p, seat, n, board, kit)
     return choose_fast(strategy, p, seat, n, board, kit)
 

@@ -12,7 +12,7 @@ in float64.
 import numpy as np
 
 from scopa_sim.kernels.layout import (
-    R_ACE_TAKES_ALL, R_PLAYERS, R_SCOPA_ON_LAST, R_SIDES, R_TEAM)
+    R_ACE_TAKES_ALL, R_PLAYERS, R_SCOPA_ON_LAST_PLAY, R_SIDES, R_TEAMS)
 from scopa_sim.kernels.net import FEATURE_FIELDS, F_SIZE
 from scopa_sim.kernels.position import DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, TOTAL
 
@@ -37,7 +37,7 @@ def rank(card):
     return int(card) % 10 + 1
 
 
-def scores_a_scopa(table, take, card, last_play, scopa_on_last, ace_takes_all):
+def scores_a_scopa(table, take, card, last_play, scopa_on_last_play, ace_takes_all):
     """Whether taking `take` from `table` with `card` is a scopa: it leaves
     the table empty, it is not the round's last play (unless the rules
     count those), and it is not an ace sweeping a table with no ace on it
@@ -46,7 +46,7 @@ def scores_a_scopa(table, take, card, last_play, scopa_on_last, ace_takes_all):
         return False
     if set(cards_of(table)) - set(cards_of(take)):
         return False                                 # something is left on the table
-    if last_play and not scopa_on_last:
+    if last_play and not scopa_on_last_play:
         return False
     if ace_takes_all and rank(card) == 1 and not any(rank(c) == 1 for c in cards_of(take)):
         return False
@@ -59,7 +59,7 @@ def afterstate(pos, rules, seat, card, take):
     pos = [int(x) for x in pos]
     rules = [int(x) for x in rules]
     players, sides = rules[R_PLAYERS], rules[R_SIDES]
-    team = [rules[R_TEAM + s] for s in range(players)]
+    team = [rules[R_TEAMS + s] for s in range(players)]
     side = team[seat]
     take = int(take)
 
@@ -86,7 +86,7 @@ def afterstate(pos, rules, seat, card, take):
         captured = set(cards_of(take))
         assert captured <= table
         last_play = pos[PLAYS] + 1 == pos[TOTAL]
-        if scores_a_scopa(pos[TABLE], take, card, last_play, rules[R_SCOPA_ON_LAST],
+        if scores_a_scopa(pos[TABLE], take, card, last_play, rules[R_SCOPA_ON_LAST_PLAY],
                           rules[R_ACE_TAKES_ALL]):
             scopas_mine += 1
         table -= captured

@@ -14,6 +14,7 @@ import pytest
 
 import scopa_sim
 from scopa_sim import kernels
+from scopa_sim.kernels.layout import R_HAND_SIZE, R_PLAYERS, R_TABLE_SIZE
 from scopa_sim.observation import DEALER, DECK_LEFT, HAND, PLAYS, RANDOM, RULES, SEAT, UNSEEN
 from scopa_sim.engine.seats import StrategyError
 try:
@@ -56,14 +57,15 @@ def _as_array(o) -> np.ndarray:
     a[SEAT], a[DEALER], a[PLAYS], a[DECK_LEFT], a[RANDOM] = (
         o.seat, o.dealer, o.plays, o.deck_left, o.random)
     a[HAND], a[UNSEEN] = sum(1 << c for c in o.hand), sum(1 << c for c in o.unseen)
-    a[RULES + 0], a[RULES + 2], a[RULES + 3] = (
+    a[RULES + R_PLAYERS], a[RULES + R_HAND_SIZE], a[RULES + R_TABLE_SIZE] = (
         o.rules.players, o.rules.hand_size, o.rules.table_size)
     return a
 
 
 def _next_hand(a, deck) -> int:
     """The next seat's hidden cards in the true deck (the decoder's target)."""
-    players, hand_size, table_size = a[RULES], a[RULES + 2], a[RULES + 3]
+    players, hand_size, table_size = (a[RULES + R_PLAYERS], a[RULES + R_HAND_SIZE],
+                                      a[RULES + R_TABLE_SIZE])
     offset = (a[SEAT] + 1 - (a[DEALER] + 1) % players) % players
     held = 0
     for d in range((40 - a[DECK_LEFT] - table_size) // (players * hand_size)):

@@ -126,3 +126,77 @@ def test_endgame_samples_deals_once_the_deck_is_out_and_plays_only_legal_moves(r
     a = scopa_sim.simulate(rounds=60, strategies=sampled, rules=rules, seed=3)
     b = scopa_sim.simulate(rounds=60, strategies=plain, rules=rules, seed=3)
     assert not a.equals(b)
+
+
+# -- the registry: ids from the records, names that shadow nothing ---------------------
+# Ids runs, scripts and users' notes already know: a new strategy goes at the end.
+KNOWN_IDS = {"random": 0, "greedy": 1, "heuristic": 2, "counter": 3, "reply": 4, "pimc": 5,
+             "ismcts": 6, "endgame": 7, "spimc": 8, "net": 9, "netsearch": 10}
+
+
+def test_strategy_ids_are_dense_unique_and_stable():
+    from scopa_sim.kernels import registry as R
+    assert [b.id for b in R.BUILTINS] == list(range(len(R.RECORDS)))
+    assert R.ID._fields == R.NAMES and tuple(R.ID) == tuple(range(len(R.NAMES)))
+    assert len(set(R.NAMES)) == len(R.NAMES)
+    assert {n: getattr(R.ID, n) for n in KNOWN_IDS} == KNOWN_IDS
+    assert len(R.BUILTINS) <= R.USER and R.PYTHON < 0       # no user id is a built-in's
+    # a "strategy" parameter's default names a strategy and becomes its id
+    assert R.DEFAULTS[R.ID.pimc, R.P_ROLLOUT] == R.ID.counter
+    assert R.DEFAULTS[R.ID.endgame, R.P_FALLBACK] == R.ID.reply
+
+
+@pytest.mark.parametrize("names, why", [
+    (("greedy", "greedy"), "strategy names taken twice: greedy"),
+    (("Greedy",), "strategy name 'Greedy': lower-case"),
+    (("_helper",), "strategy name '_helper': lower-case"),
+    (("for",), "strategy name 'for': lower-case"),
+])
+def test_a_bad_strategy_name_is_refused_in_one_line(names, why):
+    from scopa_sim.kernels import registry as R
+    with pytest.raises(ValueError, match=why) as e:
+        R.declare(tuple(R.Builtin(n, "simple", (), "") for n in names))
+    assert "\n" not in str(e.value)
+
+
+SHADOWS = '''
+import ast, pathlib, sys
+import pandas as pd
+from scopa_sim.kernels import registry as R
+kernels = pathlib.Path(R.__file__).parent
+names = set()
+for path in kernels.glob("*.py"):                # every name the kernel modules use
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name.lower())
+        elif isinstance(node, ast.Name):
+            names.add(node.id.lower())
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name.split(".")[0]).lower())
+names = sorted(n for n in names if n.isidentifier() and n[0].isalpha() and n not in R.NAMES)
+assert {"lowest", "user", "choose", "kernel", "play_out", "r_fewest_cards"} <= set(names), names
+extra = tuple(R.Builtin(n, "fast", (), "named like a kernel helper") for n in names)
+R.BUILTINS, R.NAMES, R.ID, R.FAST, R.DEFAULTS = R.declare(R.RECORDS + extra)
+import scopa_sim
+from scopa_sim.kernels import bits, heuristics, registry
+assert heuristics.lowest is bits.lowest and registry.USER == 64
+assert scopa_sim.STRATEGIES["lowest"].id == registry.ID.lowest >= 11
+df = scopa_sim.simulate(rounds=300, strategies=("random", "greedy"), seed=5)
+print(len(names), int(pd.util.hash_pandas_object(df, index=False).sum()))
+'''
+
+
+def test_a_strategy_named_like_any_kernel_helper_shadows_nothing(tmp_path):
+    """Built-in strategies named like every name the kernel modules define
+    (`lowest`, `user`, `choose`, ...), registered in a process of their own
+    with a cache folder of its own: the kernels compile and play as before."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    made = subprocess.run([sys.executable, "-c", SHADOWS], env=env, capture_output=True,
+                          text=True, timeout=900)
+    assert made.returncode == 0, made.stderr[-3000:]
+    count, digest = map(int, made.stdout.split())
+    df = scopa_sim.simulate(rounds=300, strategies=("random", "greedy"), seed=5)
+    assert count > 100 and digest == int(pd.util.hash_pandas_object(df, index=False).sum())

@@ -287,17 +287,17 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
     cards, takes = scratch.cards, scratch.takes
     board, kit = scratch.board(), scratch.kit(seats.packed)
     own = {
-        registry.RANDOM: lambda p, s, n: kernels.rng.below(rng, n),
-        registry.GREEDY: lambda p, s, n: 0 if n == 1 else H.greedy(p, pos, seats.packed, n, cards, takes),
-        registry.HEURISTIC: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, False, False),
-        registry.COUNTER: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, False),
-        registry.REPLY: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, True),
-        registry.PIMC: lambda p, s, n: S.pimc(p, s, n, board, kit),
-        registry.ISMCTS: lambda p, s, n: S.ismcts(p, s, n, board, kit),
-        registry.ENDGAME: lambda p, s, n: S.endgame(p, s, n, board, kit),
-        registry.SPIMC: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
-        registry.NET: lambda p, s, n: kernels.net.net(p, s, n, board, kit),
-        registry.NETSEARCH: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
+        registry.ID.random: lambda p, s, n: kernels.rng.below(rng, n),
+        registry.ID.greedy: lambda p, s, n: 0 if n == 1 else H.greedy(p, pos, seats.packed, n, cards, takes),
+        registry.ID.heuristic: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, False, False),
+        registry.ID.counter: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, False),
+        registry.ID.reply: lambda p, s, n: 0 if n == 1 else H.cautious(p, s, pos, seats.packed, n, cards, takes, True, True),
+        registry.ID.pimc: lambda p, s, n: S.pimc(p, s, n, board, kit),
+        registry.ID.ismcts: lambda p, s, n: S.ismcts(p, s, n, board, kit),
+        registry.ID.endgame: lambda p, s, n: S.endgame(p, s, n, board, kit),
+        registry.ID.spimc: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
+        registry.ID.net: lambda p, s, n: kernels.net.net(p, s, n, board, kit),
+        registry.ID.netsearch: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
     }
     assert set(own) == {b.id for b in registry.BUILTINS}
     checked = 0
@@ -311,7 +311,7 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
                                     seats.packed, cards, takes, work)
             for b in registry.BUILTINS:
                 p = registry.DEFAULTS[b.id].copy()
-                if b.kind == "search" and b.id not in (registry.ENDGAME, registry.NET):
+                if b.kind == "search" and b.id not in (registry.ID.endgame, registry.ID.net):
                     p[0] = 4                        # few samples, iterations
                 kernels.rng.stream(np.uint64(deal), 7, rng)
                 via_dispatch = K.choose(b.id, p, seat, n, board, kit)

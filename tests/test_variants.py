@@ -399,8 +399,9 @@ def test_simulate_stores_the_changed_name():
                                   "re_bello", "napola"])
 def test_every_flag_on_every_preset(preset, flag):
     L = scopa_sim.kernels.layout
-    slot = {"fewest_cards": L.R_FEWEST, "ace_takes_all": L.R_ACE_TAKES_ALL, "scopa_on_last_play": L.R_SCOPA_ON_LAST,
-            "primiera_forfeit": L.R_FORFEIT, "re_bello": L.R_RE_BELLO, "napola": L.R_NAPOLA}
+    slot = {"fewest_cards": L.R_FEWEST_CARDS, "ace_takes_all": L.R_ACE_TAKES_ALL,
+            "scopa_on_last_play": L.R_SCOPA_ON_LAST_PLAY, "primiera_forfeit": L.R_PRIMIERA_FORFEIT,
+            "re_bello": L.R_RE_BELLO, "napola": L.R_NAPOLA}
     r = option(preset, **{flag: True})
     assert getattr(r, flag) and r.name == f"{preset}+{flag}"
     assert r.pack()[slot[flag]] == 1 and Rules.preset(preset).pack()[slot[flag]] == 0
@@ -460,3 +461,60 @@ def test_rules_command_lists_presets_and_flags():
         assert flag in text
     assert "asso piglia tutto" in text          # the ace_takes_all option's meaning
     assert "--rule" in text
+
+
+# -- the rules, declared once (kernels/rule_table.py) ----------------------------------
+def test_the_rule_table_makes_the_rules_fields_and_the_kernel_slots():
+    """Every option of the rule table is a `Rules` field, in its order, with its
+    default; every record with slots has an `R_<NAME>` slot, the one-slot
+    records first; nothing else in the layout is an R_ slot but R_SIZE."""
+    import dataclasses
+
+    from scopa_sim.kernels import layout as L
+    from scopa_sim.kernels.rule_table import OPTIONS, RULES
+    fields = [f for f in dataclasses.fields(Rules) if f.name != "name"]
+    assert [(f.name, f.default) for f in fields] == [(r.name, r.default) for r in OPTIONS]
+    assert len({r.name for r in RULES}) == len(RULES)
+    at = 0
+    for name, size in L.RULE_FIELDS:
+        assert getattr(L, "R_" + name.upper()) == L.RULE_SLOTS[name] == at, name
+        at += size
+    assert L.R_SIZE == at
+    assert {k for k in vars(L) if k.startswith("R_")} == {
+        "R_SIZE", *("R_" + r.name.upper() for r in RULES if r.size)}
+    sizes = [size for _, size in L.RULE_FIELDS]
+    assert sizes == sorted(sizes, key=lambda s: s > 1)      # the one-slot records first
+    # the slots users' strategies were written against stay where they were
+    assert (L.R_PLAYERS, L.R_SCOPA_ON_LAST_PLAY, L.R_ACE_TAKES_ALL, L.R_NAPOLA, L.R_TEAMS,
+            L.R_PRIMIERA_SCALE, L.R_BEST, L.R_SIZE) == (0, 6, 8, 11, 12, 18, 28, 1052)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_pack_puts_every_option_at_its_slot(preset):
+    from scopa_sim.kernels import layout as L
+    from scopa_sim.kernels.rule_table import OPTIONS
+    r = option(preset, target=21, napola=True, primiera_scale=tuple(range(1, 11)))
+    v = r.pack()
+    for o in OPTIONS:
+        value = tuple(getattr(r, o.name)) if o.type == "tuple" else (int(getattr(r, o.name)),)
+        at = getattr(L, "R_" + o.name.upper())
+        assert tuple(v[at:at + len(value)]) == value, o.name
+    assert v[L.R_SIDES] == r.n_sides
+    assert list(v[L.R_BEST:]) == list(L.primiera_table(r.primiera_scale))
+
+
+def test_the_options_table_of_variants_md_is_the_rule_tables():
+    """docs/VARIANTS.md's options table is what scripts/variants_doc.py writes
+    from the rule table (regenerate: .venv/bin/python scripts/variants_doc.py)."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    script = root / "scripts" / "variants_doc.py"
+    spec = importlib.util.spec_from_file_location("variants_doc", script)
+    doc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(doc)
+    text = (root / "docs" / "VARIANTS.md").read_text()
+    assert text == doc.render(text)
+    for name in [*FLAGS, *SETTINGS]:
+        assert f"| `{name}` |" in text

@@ -11,9 +11,9 @@ import numba
 import numpy as np
 
 import scopa_sim
+from scopa_sim.kernels.layout import R_ACE_TAKES_ALL, R_SCOPA_ON_LAST_PLAY
 from scopa_sim.observation import LAST_PLAY, RULES, TABLE, count, lowest_card
 
-SCOPA_ON_LAST, ACE_TAKES_ALL = 6, 8          # rules vector slots (scopa_sim.kernels.layout)
 COINS, SETTEBELLO, ACES = (1 << 10) - 1, 1 << 6, 1 | 1 << 10 | 1 << 20 | 1 << 30
 PRIMIERA = np.array([16, 12, 13, 14, 15, 18, 21, 10, 10, 10], np.float64)   # by rank 1..10
 
@@ -35,9 +35,9 @@ def sweeps(obs, card, take):
     """Whether capturing `take` with `card` is a scopa."""
     if obs[TABLE] != take:
         return False
-    if obs[LAST_PLAY] and not obs[RULES + SCOPA_ON_LAST]:
+    if obs[LAST_PLAY] and not obs[RULES + R_SCOPA_ON_LAST_PLAY]:
         return False
-    return not (obs[RULES + ACE_TAKES_ALL] and card % 10 == 0 and take & ACES == 0)
+    return not (obs[RULES + R_ACE_TAKES_ALL] and card % 10 == 0 and take & ACES == 0)
 
 
 @scopa_sim.params(card=100.0, coin=100.0, settebello=400.0, primiera=5.0, scopa=1000.0)

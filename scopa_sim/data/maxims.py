@@ -37,10 +37,10 @@ on the round's last play.
 import numba
 
 import scopa_sim
+from scopa_sim.kernels.layout import R_ACE_TAKES_ALL, R_SCOPA_ON_LAST_PLAY
 from scopa_sim.observation import (HAND, LAST_PLAY, PILES, RANDOM, RULES, SIDE, TABLE,
                                    UNSEEN, count, lowest_card)
 
-SCOPA_ON_LAST, ACE_TAKES_ALL = 6, 8          # rules vector slots (scopa_sim.kernels.layout)
 COINS, SETTEBELLO, ACES = (1 << 10) - 1, 1 << 6, 1 | 1 << 10 | 1 << 20 | 1 << 30
 SEVENS, SIXES = 1 << 6 | 1 << 16 | 1 << 26 | 1 << 36, 1 << 5 | 1 << 15 | 1 << 25 | 1 << 35
 
@@ -85,9 +85,9 @@ def suits(cards):
 @numba.njit(cache=True)
 def sweeps(obs, card, take):
     """Whether capturing `take` with `card` is a scopa."""
-    if obs[TABLE] != take or (obs[LAST_PLAY] and not obs[RULES + SCOPA_ON_LAST]):
+    if obs[TABLE] != take or (obs[LAST_PLAY] and not obs[RULES + R_SCOPA_ON_LAST_PLAY]):
         return False
-    return not (obs[RULES + ACE_TAKES_ALL] and card % 10 == 0 and take & ACES == 0)
+    return not (obs[RULES + R_ACE_TAKES_ALL] and card % 10 == 0 and take & ACES == 0)
 
 
 @scopa_sim.params(settebello=1.0, above_ten=1.0, single=1.0, primiera=1.0, coins=1.0,

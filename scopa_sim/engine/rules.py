@@ -16,63 +16,41 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..kernels import layout as L
+from ..kernels.rule_table import OPTIONS, RULES
 
-# Options that are on or off.
-BOOL_OPTIONS = ("refill", "scopa_on_last_play", "fewest_cards", "ace_takes_all",
-                "primiera_forfeit", "re_bello", "napola")
-# Options that are whole numbers.
-INT_OPTIONS = ("players", "hand_size", "table_size", "target")
-
-# The variant flags, each with a one-line meaning and its source (docs/VARIANTS.md).
-FLAGS: dict[str, tuple[str, str]] = {
-    "target": ("a game ends after a round in which a side has at least this many points "
-               "(11, 16, 21 or any 1..1000)", "the games site: 11/16/21; the rulebook: 8 for 3, 15 for 4"),
-    "fewest_cards": ("a card with several captures must take one with the fewest cards",
-                     "the games site"),
-    "ace_takes_all": ("asso piglia tutto: an ace takes the whole table when no ace is on it; "
-                      "that sweep is no scopa", "the games site"),
-    "scopa_on_last_play": ("clearing the table on the round's last play is a scopa",
-                           "the rulebook is silent, the worked-game page forbids it"),
-    "primiera_forfeit": ("a side missing a suit has primiera 0 and cannot win the primiera",
-                         "the family; 002 counts a missing suit 0"),
-    "primiera_scale": ("primiera value of ranks A..K: ten whole numbers 1..1000",
-                       "custom; 000, 001, 003 give the standard one"),
-    "re_bello": ("the king of coins scores a point, like the settebello", "the family"),
-    "napola": ("A-2-3 of coins score the length of the coin run from the ace (3..10)",
-               "the family"),
-}
+# The options, from the one table of rules (`kernels.rule_table`): on or off, whole numbers.
+BOOL_OPTIONS = tuple(r.name for r in OPTIONS if r.type == "bool")
+INT_OPTIONS = tuple(r.name for r in OPTIONS if r.type == "int")
+# The variant options, each with a one-line meaning and its source (docs/VARIANTS.md).
+FLAGS: dict[str, tuple[str, str]] = {r.name: (r.help, r.source) for r in OPTIONS
+                                     if r.kind == "variant"}
 # The settings that shape the deal (also changeable with --rule NAME=VALUE).
-SETTINGS: dict[str, str] = {
-    "players": "seats at the table, 2..6",
-    "teams": "side of each seat, e.g. 0,1,0,1 (partners sit apart); default: each for themselves",
-    "hand_size": "cards to each player per deal",
-    "table_size": "cards face up on the table at the start of a round",
-    "refill": "new hands of hand_size when all hands are empty, while the deck lasts",
-}
+SETTINGS: dict[str, str] = {r.name: r.help for r in OPTIONS if r.kind == "setting"}
 
 
 def _fail(why: str):
     raise ValueError(f"bad rules: {why}")
 
 
-@dataclass(frozen=True)
+_ANNOTATIONS = {"bool": "bool", "int": "int", "tuple": "tuple[int, ...] | None"}
+
+
+def _option_fields(cls):
+    """`cls` as a frozen dataclass whose fields are the options of the rule
+    table, in its order, with their defaults, then `name`."""
+    cls.__annotations__ = {**{r.name: _ANNOTATIONS[r.type] for r in OPTIONS}, "name": "str"}
+    for r in OPTIONS:
+        setattr(cls, r.name, r.default)
+    cls.name = "custom"
+    return dataclass(frozen=True)(cls)
+
+
+@_option_fields
 class Rules:
-    """One rule set. `teams[seat]` is the side whose pile a seat plays for
+    """One rule set: a field per option of the rule table
+    (`kernels.rule_table.OPTIONS`: players, teams, hand_size, ..., primiera_scale),
+    and `name`. `teams[seat]` is the side whose pile a seat plays for
     (default: everyone for themselves)."""
-    players: int = 2
-    teams: tuple[int, ...] | None = None
-    hand_size: int = 3
-    table_size: int = 4
-    refill: bool = True
-    target: int = 11
-    scopa_on_last_play: bool = False
-    fewest_cards: bool = False
-    ace_takes_all: bool = False
-    primiera_forfeit: bool = False
-    re_bello: bool = False
-    napola: bool = False
-    primiera_scale: tuple[int, ...] = L.PRIMIERA
-    name: str = "custom"
 
     def __post_init__(self):
         for f in INT_OPTIONS:
@@ -229,17 +207,16 @@ class Rules:
                 if f.name != "name" and getattr(self, f.name) != getattr(other, f.name)}
 
     def pack(self) -> np.ndarray:
-        """The int64 vector the kernel reads."""
+        """The int64 vector the kernel reads: each record of the rule table at
+        its slot (`layout.RULE_SLOTS`), the derived ones computed."""
+        derived = {"sides": self.n_sides, "best": L.primiera_table(self.primiera_scale)}
         r = np.zeros(L.R_SIZE, np.int64)
-        r[L.R_PLAYERS], r[L.R_SIDES] = self.players, self.n_sides
-        r[L.R_HAND], r[L.R_TABLE] = self.hand_size, self.table_size
-        r[L.R_REFILL], r[L.R_TARGET] = self.refill, self.target
-        r[L.R_SCOPA_ON_LAST], r[L.R_FEWEST] = self.scopa_on_last_play, self.fewest_cards
-        r[L.R_ACE_TAKES_ALL], r[L.R_FORFEIT] = self.ace_takes_all, self.primiera_forfeit
-        r[L.R_RE_BELLO], r[L.R_NAPOLA] = self.re_bello, self.napola
-        r[L.R_TEAM:L.R_TEAM + self.players] = self.teams
-        r[L.R_PRIMIERA:L.R_PRIMIERA + 10] = self.primiera_scale
-        r[L.R_BEST:] = L.primiera_table(self.primiera_scale)
+        for rule in RULES:
+            if rule.size:
+                value = np.asarray(derived[rule.name] if rule.kind == "derived"
+                                   else getattr(self, rule.name), np.int64).ravel()
+                at = L.RULE_SLOTS[rule.name]
+                r[at:at + value.size] = value
         return r
 
 

@@ -323,7 +323,7 @@ def self_play(strategy: Strategy) -> Strategy:
     """The strategy whose self-play stands for `strategy`'s over many rounds
     (the game's chain, review's baseline): itself when fast or `net`, else
     `DEFAULT_STRATEGY` (20,000 rounds of a search take minutes)."""
-    quick = is_fast(strategy) or getattr(strategy.spec, "id", None) == registry.NET
+    quick = is_fast(strategy) or getattr(strategy.spec, "id", None) == registry.ID.net
     return strategy if quick else parse_strategy(DEFAULT_STRATEGY)
 
 

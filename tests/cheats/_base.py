@@ -3,11 +3,11 @@
 nothing plays exactly as its honest twin, `greedy`), and the same choice
 told the cards the opponents hold: it then avoids leaving a table they
 can sweep. Card sets are int masks (bit c: card c)."""
+from scopa_sim.kernels.layout import R_ACE_TAKES_ALL, R_SCOPA_ON_LAST_PLAY
 from scopa_sim.observation import (DECK_LEFT, HAND, HAND_SIZES, LAST_PLAY, PLAYED, RULES, SEAT,
                                    TABLE, UNSEEN)
 
 PRIMIERA = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
-SCOPA_ON_LAST, ACE_TAKES_ALL = 6, 8          # rules vector slots (scopa_sim.kernels.layout)
 ACES = 1 | 1 << 10 | 1 << 20 | 1 << 30
 
 
@@ -33,14 +33,14 @@ def view(obs) -> dict:
         return {"seat": obs.seat, "hand": mask_of(obs.hand), "table": mask_of(obs.table),
                 "unseen": mask_of(obs.unseen), "played": mask_of(obs.played),
                 "deck_left": obs.deck_left, "last_play": obs.last_play,
-                "scopa_on_last": obs.rules.scopa_on_last_play,
+                "scopa_on_last_play": obs.rules.scopa_on_last_play,
                 "ace_takes_all": obs.rules.ace_takes_all, "teams": obs.rules.teams,
                 "hand_sizes": obs.hand_sizes}
     o = [int(x) for x in obs]
     return {"seat": o[SEAT], "hand": o[HAND], "table": o[TABLE], "unseen": o[UNSEEN],
             "played": o[PLAYED], "deck_left": o[DECK_LEFT], "last_play": bool(o[LAST_PLAY]),
-            "scopa_on_last": bool(o[RULES + SCOPA_ON_LAST]),
-            "ace_takes_all": bool(o[RULES + ACE_TAKES_ALL]), "teams": None,
+            "scopa_on_last_play": bool(o[RULES + R_SCOPA_ON_LAST_PLAY]),
+            "ace_takes_all": bool(o[RULES + R_ACE_TAKES_ALL]), "teams": None,
             "hand_sizes": o[HAND_SIZES:HAND_SIZES + 6]}
 
 
@@ -52,7 +52,7 @@ def moves_of(moves) -> list[tuple[int, int]]:
 def sweeps(v: dict, card: int, take: int) -> bool:
     if take != v["table"]:
         return False
-    if v["last_play"] and not v["scopa_on_last"]:
+    if v["last_play"] and not v["scopa_on_last_play"]:
         return False
     return not (v["ace_takes_all"] and card % 10 == 0 and take & ACES == 0)
 

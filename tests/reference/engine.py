@@ -2,7 +2,8 @@
 and, for the variant options, docs/VARIANTS.md.
 
 This is the yardstick the compiled kernel is compared against, card for card.
-It shares no code with ``kernels/`` or ``scopa_sim``: cards are plain ints,
+It shares no code with ``kernels/`` or ``scopa_sim`` (it reads the names of the
+variant flags from the rule table, data, not code): cards are plain ints,
 hands, tables and piles are plain lists, captures come from
 ``itertools.combinations``. Clarity over speed; nothing here is a bitmask
 except the one place ENGINE.md defines an order by one (the capture-mask sort
@@ -19,6 +20,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+
+from scopa_sim.kernels.rule_table import RULES
 
 # ---------------------------------------------------------------------------
 # Cards
@@ -113,8 +116,9 @@ class RefRules:
             raise NotImplementedError("the reference needs the 40 cards to go out in whole deals")
 
 
-# The variant options (docs/VARIANTS.md), copied by name from scopa_sim.Rules.
-VARIANT_FLAGS = ("scopa_on_last_play", "fewest_cards", "ace_takes_all", "primiera_forfeit", "re_bello", "napola")
+# The variant flags (docs/VARIANTS.md), copied by name from scopa_sim.Rules: their
+# list from the rule table (data); what each does is written here, from the docs.
+VARIANT_FLAGS = tuple(r.name for r in RULES if r.kind == "variant" and r.type == "bool")
 
 
 def from_rules(obj) -> RefRules:

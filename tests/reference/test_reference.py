@@ -1,9 +1,10 @@
 """The reference engine checked on its own, against the rule texts in shared/seeds/.
 
-These tests need neither numba nor scopa_sim: the reference must be right
-before the kernel is compared against it.
+These tests need neither numba nor scopa_sim's engine (only the names in its rule
+table): the reference must be right before the kernel is compared against it.
 """
 
+import dataclasses
 import random
 
 import pytest
@@ -588,3 +589,13 @@ def test_deal_and_decide_streams_are_keyed_apart():
     starts = {ref.deal_stream(7, u, r).state for u in range(20) for r in range(5)}
     starts |= {ref.decide_stream(7, u, r).state for u in range(20) for r in range(5)}
     assert len(starts) == 200
+
+
+def test_the_reference_has_every_option_of_the_rule_table():
+    """A rule added to the table (kernels/rule_table.py) needs its field and its
+    effect here too; its flags are the table's."""
+    from scopa_sim.kernels.rule_table import OPTIONS
+    fields = {f.name for f in dataclasses.fields(ref.RefRules)}
+    assert {o.name for o in OPTIONS} <= fields
+    assert set(ref.VARIANT_FLAGS) == {o.name for o in OPTIONS
+                                      if o.kind == "variant" and o.type == "bool"}
