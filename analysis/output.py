@@ -9,6 +9,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePath
 
 import numpy as np
 
@@ -28,6 +29,21 @@ class Section:
     def add(self, *cells) -> Section:
         self.rows.append([str(c) for c in cells])
         return self
+
+
+def short_labels(labels: list[str]) -> list[str]:
+    """Strategy labels for column heads: a file strategy's path
+    (`/tmp/a/entrant.py:f`) cut to its last folders, as few as keep the
+    labels apart (`entrant.py:f`, or `a/entrant.py:f` beside `b/entrant.py:f`);
+    other labels as they are. JSON and CSV keep the whole labels."""
+    split = [label.partition(".py:") for label in labels]
+    paths = [PurePath(head + ".py").parts if sep else () for head, sep, _ in split]
+    for depth in range(1, max(map(len, paths), default=0) + 1):
+        short = [str(PurePath(*parts[-depth:])) + ":" + tail if parts else label
+                 for parts, (_, _, tail), label in zip(paths, split, labels)]
+        if len(set(short)) == len(set(labels)):
+            return short
+    return list(labels)
 
 
 def number(x: float, digits: int = 4) -> str:

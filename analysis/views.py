@@ -4,7 +4,7 @@ functions return."""
 from __future__ import annotations
 
 from ..engine.checks import plural
-from .output import Section, ci, number, signed, signed_ci
+from .output import Section, ci, number, short_labels, signed, signed_ci
 
 
 
@@ -93,9 +93,9 @@ def tournament_view(t: dict) -> tuple[list[Section], list[dict]]:
     names = t["strategies"]
     mat = Section(f"tournament, {t['rules']}: mean points per round, row minus column, "
                   f"95% CI ({t['pairs_per_match']:,} duplicate {t['unit']} per pair)",
-                  [""] + names)
+                  [""] + short_labels(names))
     recs = []
-    for i, row in enumerate(names):
+    for i, (row, shown) in enumerate(zip(names, short_labels(names))):
         cells = []
         for j in range(len(names)):
             if i == j:
@@ -105,7 +105,7 @@ def tournament_view(t: dict) -> tuple[list[Section], list[dict]]:
             cells.append(f"{signed(m, 3)} {signed_ci(lo, hi, 3)}")
             recs.append({"table": "margin", "strategy": row, "opponent": names[j],
                          "estimate": m, "low": lo, "high": hi})
-        mat.add(row, *cells)
+        mat.add(shown, *cells)
     basis = ("games won" if t.get("rating_basis") == "games"
              else "round wins (a draw counts half)")
     rat = Section(f"Bradley-Terry ratings from {basis}, 95% CI",
@@ -142,7 +142,7 @@ def ask_view(r: dict) -> tuple[list[Section], list[dict]]:
 # ---- report ----------------------------------------------------------------
 def report_view(st: dict) -> tuple[list[Section], list[dict]]:
     labels = st["strategies"]
-    side_cols = [f"side {t}: {x}" for t, x in enumerate(labels)]
+    side_cols = [f"side {t}: {x}" for t, x in enumerate(short_labels(labels))]
     secs, recs = [], []
 
     w = Section("Win rates (95% Wilson intervals)", ["", *side_cols])

@@ -44,3 +44,12 @@ def test_play_and_its_review_write_cards_alike(monkeypatch):
     play.show("Engine: 2s takes 2c")
     assert lines == ["Engine: 2♠ takes 2♣", "Engine: 2s takes 2c"]
     assert options.symbols() is False                       # CliRunner's output is no terminal
+
+
+def test_entrant_labels_are_cut_to_the_shortest_unique_form():
+    from scopa_sim.analysis.output import short_labels
+    assert short_labels(["/tmp/x/a/entrant.py:f", "/tmp/x/b/entrant.py:f", "greedy"]) == [
+        "a/entrant.py:f", "b/entrant.py:f", "greedy"]
+    assert short_labels(["/tmp/long/mine.py:f:depth=2", "/tmp/long/theirs.py:g"]) == [
+        "mine.py:f:depth=2", "theirs.py:g"]
+    assert short_labels(["/a/x.py:f", "/a/x.py:f"]) == ["x.py:f", "x.py:f"]   # one entrant twice
