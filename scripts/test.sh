@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up .venv (scripts/setup.sh, with torch for the training tests), then run every stage,
 # each reported whatever the others did, and exit non-zero if any failed:
-#   pytest    the whole test suite (arguments go to pytest);
+#   pytest    the test suite but its slow tests, under 10 minutes on 2 free cores
+#             (arguments go to pytest);
+#   slow      the tests marked slow (minutes each: training, isolation, ...);
 #   verdicts  review's verdicts on the worked game hold under seeds 1..5 (about 2.5 min);
 #   wheel     the package as users install it (scripts/wheel_check.sh: a wheel in a fresh
 #             virtual environment, run from outside the clone).
@@ -17,7 +19,9 @@ stage() {
     if "$@"; then echo "== $name: passed ($((SECONDS - start)) s)" >&2
     else echo "== $name: FAILED ($((SECONDS - start)) s)" >&2; failed+=("$name"); fi
 }
-stage pytest   .venv/bin/python -m pytest -q "$@"
+tests() { .venv/bin/python -m pytest -q "$@"; local rc=$?; [ $rc -eq 5 ] && rc=0; return $rc; }  # 5: none chosen
+stage pytest   tests -m "not slow" "$@"
+stage slow     tests -m slow "$@"
 stage verdicts .venv/bin/python benchmarks/bench_verdicts.py --record docs/examples/seed-003.scopa
 stage wheel    bash scripts/wheel_check.sh
 if [ ${#failed[@]} -gt 0 ]; then echo "test.sh: failed: ${failed[*]}" >&2; exit 1; fi
