@@ -183,12 +183,12 @@ def test_writing_the_observation_changes_nothing_another_strategy_sees(mine, gam
 
 
 def test_reading_past_the_moves_raises(mine):
-    with pytest.raises(StrategyError, match=r"past_the_end raised IndexError.*round 0, seat 1, play 1"):
+    with pytest.raises(StrategyError, match=r"past_the_end raised IndexError.*round 1, seat 2, play 1"):
         scopa_sim.simulate(rounds=5, seed=2, strategies=(f"{mine}:past_the_end",) * 2)
 
 
 def test_a_write_far_out_of_bounds_is_an_error_not_a_crash(mine):
-    with pytest.raises(StrategyError, match=r"far_away raised IndexError.*round 0, seat 0, play 2"):
+    with pytest.raises(StrategyError, match=r"far_away raised IndexError.*round 1, seat 1, play 2"):
         scopa_sim.simulate(rounds=5, seed=2, strategies=(f"{mine}:far_away", "greedy"))
 
 

@@ -185,13 +185,13 @@ def bad(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name, error", [
-    ("raiser", r"strategy .*bad.py:raiser raised ValueError: I give up at round \d+, seat 1, play 6$"),
-    ("wild", r"strategy .*bad.py:wild chose move \d+ of \d+ legal moves .* at round \d+, seat 1, play 8$"),
-    ("pyraiser", r"raised IndexError: list index out of range at round \d+, seat 1, play 4$"),
-    ("pywild", r"chose move -1 of 1 legal moves \(0..0\) at round \d+, seat 1, play 5$"),
+    ("raiser", r"strategy .*bad.py:raiser raised ValueError: I give up at round \d+, seat 2, play 6$"),
+    ("wild", r"strategy .*bad.py:wild chose move \d+ of \d+ legal moves .* at round \d+, seat 2, play 8$"),
+    ("pyraiser", r"raised IndexError: list index out of range at round \d+, seat 2, play 4$"),
+    ("pywild", r"chose move -1 of 1 legal moves \(0..0\) at round \d+, seat 2, play 5$"),
     ("pynone", r"chose move None of \d+ legal moves"),
-    ("leaver", r"raised SystemExit: 3 at round \d+, seat 1, play 1$"),
-    ("longwinded", r"raised ValueError: (why ){19}why… at round \d+, seat 1, play 1$"),
+    ("leaver", r"raised SystemExit: 3 at round \d+, seat 2, play 1$"),
+    ("longwinded", r"raised ValueError: (why ){19}why… at round \d+, seat 2, play 1$"),
 ])
 def test_a_failing_strategy_names_itself_and_the_position(bad, name, error):
     with pytest.raises(StrategyError, match=error):

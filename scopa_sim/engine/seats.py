@@ -259,6 +259,7 @@ class Seats:
 
 
 def _where(games: bool, unit: int, number: int, seat: int, play: int) -> str:
-    """Where a decision was, as the error says it."""
-    deal = f"game {unit}, round {number}" if games else f"round {unit}"
-    return f"{deal}, seat {seat}, play {play + 1}"
+    """Where a decision was, as the error says it: counted from 1, as records
+    and reviews count (the run's `round` and `game` columns count from 0)."""
+    deal = f"game {unit + 1}, round {number + 1}" if games else f"round {unit + 1}"
+    return f"{deal}, seat {seat + 1}, play {play + 1}"
