@@ -1,8 +1,10 @@
 """The built-in strategies, declared once: id, kind, parameters (name,
 default, what values it takes) and help text. The kernel's dispatch
-(`strategies`), the Python registry, parameter parsing and the command line's
+(`heuristics`, `strategies`), the Python registry, parameter parsing and the command line's
 help all derive from `BUILTINS`. Adding a strategy is one record here plus
-its kernel function and its branch in `strategies`.
+its kernel function and its branch in the dispatch: `heuristics.pick_simple`
+(a simple strategy), `heuristics.pick_fast` (a fast one) or
+`strategies.choose` (a search).
 
 A seat's parameter vector holds its strategy's parameters in the order
 declared (unused slots are 0); `P_*` name the slots the kernels read, each
