@@ -1,8 +1,10 @@
 """The built-in strategies, declared once: name, kind, parameters (name,
 default, what values it takes) and help text. The kernel's dispatch
-(`strategies`), the Python registry, parameter parsing and the command line's
-help all derive from `BUILTINS`. Adding a strategy is one record here plus
-its kernel function and its branch in the dispatch (`ID.<name>`).
+(`heuristics`, `strategies`), the Python registry, parameter parsing and the
+command line's help all derive from `RECORDS`. Adding a strategy is one record here plus
+its kernel function and its branch in the dispatch (`ID.<name>`):
+`heuristics.pick_simple` (a simple strategy), `heuristics.pick_fast` (a fast
+one) or `strategies.choose` (a search).
 
 A strategy's id is its record's position, never written by hand: runs store
 names, and a test pins the ids of the strategies there are, so a new one goes

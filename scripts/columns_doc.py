@@ -1,9 +1,14 @@
 """Write docs/COLUMNS.md, the table of every result column, from the one
 declaration of the fields (`scopa_sim.engine.schema`) and of the deal columns
-(`scopa_sim.engine.deals`); a test says the committed file is what this prints.
+(`scopa_sim.engine.deals`); a test says the committed file is what this writes.
 
-    .venv/bin/python scripts/columns_doc.py > docs/COLUMNS.md
+    .venv/bin/python scripts/columns_doc.py            # writes docs/COLUMNS.md
+    .venv/bin/python scripts/columns_doc.py --check    # exit 1 if it is stale
 """
+import sys
+
+import docgen
+
 from scopa_sim.engine import deals, schema
 from scopa_sim.runs import taken
 
@@ -21,8 +26,8 @@ def rows(fields, suffix: str = "") -> list[str]:
     return [f"| `{f.name}{suffix}` | {f.dtype} | {f.title}{when(f)} |" for f in fields]
 
 
-def render() -> str:
-    """The text of docs/COLUMNS.md."""
+def render(old: str = "") -> str:
+    """The text of docs/COLUMNS.md (the whole page: `old` is not kept)."""
     parts = [
         "# Result columns",
         "",
@@ -65,4 +70,4 @@ def render() -> str:
 
 
 if __name__ == "__main__":
-    print(render(), end="")
+    sys.exit(docgen.main("docs/COLUMNS.md", render))

@@ -240,7 +240,7 @@ def ask(run_dir, event, given, table, fmt):
     """P(EVENT | CONDITION) over the rows of run RUN, with n and a 95% interval.
 
     EVENT and CONDITION are small expressions over the run's columns (see
-    README: points_0, settebello_1, scopas_0, dealer, round, strategy_0, ...)
+    docs/COLUMNS.md: points_0, settebello_1, scopas_0, dealer, round, ...)
     and these derived ones: rounds table: winner (side with the most points,
     -1 on a tie), margin (points_0 - points_1), total_points, dealer_side,
     leader, leader_side, game_winner (runs of games); games table:
