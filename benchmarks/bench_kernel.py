@@ -14,14 +14,17 @@ Prints, each in a fresh process:
 
 then, on one core, the rounds/s of random against random and greedy against
 greedy: the kernel (batches of 100,000 rounds into arrays, as the runner
-plays them) against, for random, the C twin (`benchmarks/c_twin.c`: the
-same round, rules, random streams and decisions in plain C, built here with
-the system's `gcc -O2` and first checked to give the kernel's rows for three
-seeds), then against `scopa_sim.simulate` with one worker (the kernel and
-the DataFrame); each comparison a pass of each in turn, `--passes P` times,
-and the medians, per second of CPU time (the process's) with wall time
-beside; then the ratios against the goals: the kernel at least level with
-the C twin, `simulate()` at most 5% slower than the kernel. Fresh-process
+plays them), `scopa_sim.simulate` with one worker (the kernel and the
+DataFrame) and, for random, the C twin (`benchmarks/c_twin.c`: the same
+round, rules, random streams and decisions in the fastest C we could write,
+built here with the system's `gcc -O3 -march=native`, as Numba targets this
+CPU, and first checked to give the kernel's rows for three seeds); a pass
+of each in turn, `--passes P` times (at least 9), the medians per second of
+CPU time (the process's) with wall time beside, and the median over the
+passes of each pass's ratios against the goals: `simulate()` at least level
+with the C twin and the kernel at least 1.05 times it (random); `simulate()`
+at most 5% slower than the kernel (greedy). The load average is printed
+beside the figures. Fresh-process
 figures show wall time and the process's CPU time. On a shared machine the
 wall-time figures grow when other processes run, the CPU-time ones much
 less; `--repeat K` runs every fresh-process figure K times and prints the
@@ -101,14 +104,15 @@ def one_core():
 
 
 def c_twin(folder):
-    """benchmarks/c_twin.c built with the system's gcc (-O2) into `folder`;
+    """benchmarks/c_twin.c built with the system's gcc (-O3 -march=native:
+    Numba compiles for the host CPU too) into `folder`;
     None, with a line saying why, if there is no gcc."""
     gcc = shutil.which("gcc")
     if gcc is None:
         print("C twin: no gcc on the PATH, the C row is skipped")
         return None
     binary = os.path.join(folder, "c_twin")
-    subprocess.run([gcc, "-O2", "-o", binary, str(C_TWIN)], check=True)
+    subprocess.run([gcc, "-O3", "-march=native", "-o", binary, str(C_TWIN)], check=True)
     return binary
 
 
@@ -141,8 +145,8 @@ def rates(f, rounds):
 
 def in_turn(runs: dict, passes: int, rounds: int) -> dict:
     """A pass of each of `runs` (name: a function, or a C twin's command) in
-    turn, `passes` times: per name the medians of rounds/s of CPU time and
-    of wall time (NaN for the C twin, which times itself)."""
+    turn, `passes` times: per name the list of (rounds/s of CPU time, of
+    wall time) of each pass (wall NaN for the C twin, which times itself)."""
     got = {name: [] for name in runs}
     for _ in range(passes):
         for name, f in runs.items():
@@ -152,35 +156,35 @@ def in_turn(runs: dict, passes: int, rounds: int) -> dict:
                 done = subprocess.run(f[0], check=True, capture_output=True, text=True,
                                       preexec_fn=f[1])
                 got[name].append((float(done.stdout.split()[0]), float("nan")))
-    return {name: (statistics.median(v for v, _ in values),
-                   statistics.median(w for _, w in values)) for name, values in got.items()}
+    return got
 
 
-def show(pair, figures: dict, ratio: tuple, goal: float):
-    """The figures of one comparison and its ratio against the goal."""
-    for name, (cpu, wall) in figures.items():
+def show(pair, passes: dict, goals):
+    """The medians of one comparison, and for each (top, bottom, goal) the
+    median over the passes of top / bottom against the goal."""
+    for name, values in passes.items():
+        cpu = statistics.median(v for v, _ in values)
+        wall = statistics.median(w for _, w in values)
         print(f"{pair[0]:>7} vs {pair[1]:<7} {name:<11} {cpu:9,.0f} rounds/s"
               + ("" if wall != wall else f" ({wall:9,.0f})"))
-    top, bottom = ratio
-    print(f"{'':18} {top + ' / ' + bottom:<20} {figures[top][0] / figures[bottom][0]:.3f} "
-          f"(goal >= {goal})")
+    for top, bottom, goal in goals:
+        ratio = statistics.median(a[0] / b[0] for a, b in zip(passes[top], passes[bottom]))
+        print(f"{'':18} {top + ' / ' + bottom:<20} {ratio:.3f} (goal >= {goal})")
 
 
 def throughput(rounds: int, passes: int):
     """On one core: the kernel (batches of 100,000 rounds into arrays, as the
-    runner plays them) against the C twin, a pass of each in turn, then the
-    kernel against `simulate()` (one worker: the kernel and the DataFrame)
-    the same way: the medians of rounds/s of CPU time (wall time beside).
-    Each comparison alternates its own two, so that neither pass of it runs
-    right after the other process (which can make the system's first touch
-    of the DataFrame's new memory dearer: a cost of the machine, not of
-    simulate())."""
+    runner plays them), `simulate()` (one worker: the kernel and the
+    DataFrame) and, for random, the C twin, a pass of each in turn, `passes`
+    times: the medians of rounds/s of CPU time (wall time beside), and the
+    ratios pass by pass (`show`)."""
     import scopa_sim
     from scopa_sim.runs.plan import RunSpec
     from scopa_sim.runs.runner import run_batch
     cpu, on_cpu = one_core()
     print(f"throughput on one core (CPU {cpu}), {rounds:,} rounds a pass, medians of "
-          f"{passes} passes taken in turn; rounds/s of CPU time (of wall time)")
+          f"{passes} passes taken in turn; rounds/s of CPU time (of wall time); "
+          f"load average {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory() as folder:
         binary = c_twin(folder)
         if binary:
@@ -197,12 +201,13 @@ def throughput(rounds: int, passes: int):
                 scopa_sim.simulate(rounds=rounds, strategies=pair, seed=1, workers=1,
                                    batch_size=100_000)
 
+            runs = {"kernel": kernel, "simulate()": api}
+            goals = [("simulate()", "kernel", 0.95)]
             if binary and pair[0] == "random":
-                twin = ([binary, "time", "1", str(rounds)], on_cpu)
-                show(pair, in_turn({"kernel": kernel, "C twin": twin}, passes, rounds),
-                     ("kernel", "C twin"), 1.0)
-            show(pair, in_turn({"kernel": kernel, "simulate()": api}, passes, rounds),
-                 ("simulate()", "kernel"), 0.95)
+                runs["C twin"] = ([binary, "time", "1", str(rounds)], on_cpu)
+                goals = [("simulate()", "C twin", 1.0), ("kernel", "C twin", 1.05)]
+            show(pair, in_turn(runs, passes, rounds), goals)
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 def main():
@@ -211,7 +216,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=1,
                     help="fresh-process timings: the median of this many runs")
     ap.add_argument("--skip-cold", action="store_true", help="no cold-start timings")
-    ap.add_argument("--passes", type=int, default=5,
+    ap.add_argument("--passes", type=int, default=9,
                     help="rounds/s: the median of this many passes of each")
     ap.add_argument("--skip-throughput", action="store_true", help="no rounds/s")
     args = ap.parse_args()

@@ -58,14 +58,17 @@ class Kit(NamedTuple):
 @spliced
 def play_at(board, kit, i):
     """Play move i of the board's move list for the seat to move, logging it
-    (row pos[PLAYS] of board.log: seat, card, capture set). The trailer's
+    (row pos[PLAYS] of board.log: seat, card, capture set; a log of no rows
+    keeps none: `round.play_units` keeps the last unit's only). The trailer's
     VOID (`position`) is kept only with a kit that has the search
     strategies' scratch: no other strategy reads it (a kit without is a
     simple or fast batch's, or a rollout's), so the others play without."""
     pos, log = board.pos, board.log
     card, take = board.cards[ix(i)], board.takes[ix(i)]
-    at = ix(np.int64(pos[PLAYS]))
-    log[at, 0], log[at, 1], log[at, 2] = np.int64(pos[TURN]), card, np.int64(take)
+    at = np.int64(pos[PLAYS])
+    if at < log.shape[0]:
+        row = log[ix(at)]
+        row[0], row[1], row[2] = np.int64(pos[TURN]), card, np.int64(take)
     play_move(pos, board.deck, kit.rules, card, take, kit.search)
 
 

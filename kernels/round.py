@@ -32,8 +32,9 @@ from .users import F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT
 
 
 @spliced
-def play_round(choose, dealer, rules, lineup, scratch, out, info):
-    """Play a round dealt from `scratch.deck` by `dealer`; False if a strategy chose
+def play_round(choose, dealer, rules, lineup, scratch, log, out, info):
+    """Play a round dealt from `scratch.deck` by `dealer`, its plays logged
+    in `log` (`scratch.log`, or a log of no rows: none); False if a strategy chose
     a move that does not exist (the fault is in `users`, see `users`).
 
     Scores it into `out[side, S_*]` (every side of `out` zeroed first) and
@@ -42,7 +43,7 @@ def play_round(choose, dealer, rules, lineup, scratch, out, info):
     """
     pos = scratch.pos
     start_round(pos, scratch.deck, dealer, rules)
-    board = Board(pos, scratch.deck, scratch.cards, scratch.takes, scratch.log)
+    board = Board(pos, scratch.deck, scratch.cards, scratch.takes, log)
     kit = Kit(rules, scratch.rng, scratch.work, scratch.search, scratch.users, scratch.net)
     if play_out(choose, lineup, board, kit, None) != OVER:
         fault = scratch.users.fault                 # the decision that failed
@@ -141,7 +142,10 @@ def play_units(choose, games, seed, first, count, rules, lineup, sides, rounds, 
     rounds have Q_ROUND their number within the game (from 0), Q_GAME u, and
     S_SCORE each side's total so far (`scratch.users.scores`, which
     observations show). A round is scored straight into its rows
-    (`scratch.out` and `scratch.info` are not used). Returns the number of
+    (`scratch.out` and `scratch.info` are not used). Only the last unit's
+    rounds are logged (`play.play_at`: the other rounds' logs were a tenth of
+    a random round's time, and nobody reads them): `scratch.log` holds the
+    last round's plays afterwards, as `scratch.deck` its deck. Returns the number of
     rows; -1 if the arrays were too small (call again with bigger ones); -2
     if a strategy chose a move that does not exist (the fault, with its unit
     and round, is in `scratch.users`).
@@ -158,12 +162,13 @@ def play_units(choose, games, seed, first, count, rules, lineup, sides, rounds, 
         for t in range(n_sides):
             scores[t] = 0
         number = np.int64(0)
+        log = scratch.log if k == count - 1 else scratch.log[:0]    # the last unit's only
         while True:
             if row == rounds.shape[0]:
                 return -1
             deal_round(seed, u, number, deck, rng)
             result, fields = sides[row], rounds[row]     # the round's row, written in place
-            if not play_round(choose, dealer, rules, lineup, scratch, result, fields):
+            if not play_round(choose, dealer, rules, lineup, scratch, log, result, fields):
                 fault[F_UNIT], fault[F_ROUND] = u, number
                 return -2
             keep_piles(scratch.taken, row, scratch.pos, n_sides)
