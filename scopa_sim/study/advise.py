@@ -89,7 +89,7 @@ from ..engine.seats import Seats, StrategyError
 from ..engine.rules import Rules, kernel_rules
 from ..engine.strategies import Strategy, parse_strategy
 from ..analysis.markov import tied_chances, win_table
-from ..analysis.stats import column_chances, column_means
+from ..stats import column_chances, column_means
 from ..engine.game import Game, Round, position_arrays
 from ..kernels.moves import W_SIZE
 from . import verdicts
