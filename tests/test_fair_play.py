@@ -14,6 +14,9 @@ import pytest
 
 import scopa_sim
 from scopa_sim import kernels
+import scopa_sim.kernels.observe  # noqa: F401  (kernels.observe below)
+import scopa_sim.kernels.rng  # noqa: F401  (kernels.rng below)
+import scopa_sim.kernels.round  # noqa: F401  (kernels.round below)
 from scopa_sim.observation import DEALER, DECK_LEFT, HAND, PLAYS, RANDOM, RULES, SEAT, UNSEEN
 from scopa_sim.engine.seats import StrategyError
 try:

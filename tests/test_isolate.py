@@ -23,6 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from scopa_sim import kernels
+import scopa_sim.kernels.round  # noqa: F401  (kernels.round below)
 from scopa_sim.cli import main
 from scopa_sim.engine.isolate import Entrants
 from scopa_sim.engine.rules import Rules

@@ -27,6 +27,11 @@ import numpy as np
 import pytest
 
 from scopa_sim import Round, Rules, kernels as K
+import scopa_sim.kernels.batch  # noqa: F401  (kernels.batch below)
+import scopa_sim.kernels.moves  # noqa: F401  (kernels.moves below)
+import scopa_sim.kernels.rng  # noqa: F401  (kernels.rng below)
+import scopa_sim.kernels.search  # noqa: F401  (kernels.search below)
+import scopa_sim.kernels.strategies  # noqa: F401  (kernels.strategies below)
 from scopa_sim.engine.cards import mask_of
 from scopa_sim.engine.deals import deck as dealt_deck
 from scopa_sim.engine.rules import kernel_rules
@@ -75,12 +80,12 @@ def deciding(rules: Rules, strategy: str) -> Chooser:
     advances as the kernel's play-out would."""
     s = parse_strategy(strategy)
     sid, params, vector = s.spec.id, s.vector(), kernel_rules(rules)
-    scratch = K.scratch()
+    scratch = K.batch.scratch()
 
     def choose(rnd, rng):
         pos, deck = rnd.kernel_position()
         seat = rnd.turn
-        n = K.legal_moves(pos[HAND + seat], pos[TABLE], vector, scratch.cards, scratch.takes,
+        n = K.moves.legal_moves(pos[HAND + seat], pos[TABLE], vector, scratch.cards, scratch.takes,
                           scratch.work)
         assert n == len(rnd.legal_moves())
         scratch.rng[0] = rng[0]
@@ -111,7 +116,7 @@ def kernel_moves(rnd: Round):
     """The kernel's legal move list of the seat to play, as Moves."""
     pos, _ = rnd.kernel_position()
     cards, takes = np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64)
-    n = K.legal_moves(pos[HAND + rnd.turn], pos[TABLE], kernel_rules(rnd.rules), cards, takes,
+    n = K.moves.legal_moves(pos[HAND + rnd.turn], pos[TABLE], kernel_rules(rnd.rules), cards, takes,
                       np.zeros(W_SIZE, np.int64))
     return [(int(c), tuple(R.cards_of(t))) for c, t in zip(cards[:n], takes[:n])]
 

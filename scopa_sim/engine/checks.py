@@ -56,3 +56,15 @@ def mine_theirs(text: str, name: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
         raise ValueError(f"{name} is written MINE-THEIRS, e.g. 7-9, not {text!r}")
     return int(parts[0]), int(parts[1])
+
+
+def pair(value, what: str) -> tuple[int, int]:
+    """A MINE-THEIRS pair from "5-7" (`mine_theirs`) or (5, 7): whole numbers 0..10**6."""
+    if isinstance(value, str):
+        return mine_theirs(value, what)
+    try:
+        a, b = value
+        return whole(a, what, 0, 10**6), whole(b, what, 0, 10**6)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} is two whole numbers (mine, theirs), e.g. '5-7', "
+                         f"not {value!r}") from None
