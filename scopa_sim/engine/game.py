@@ -38,7 +38,7 @@ _THREAD = threading.local()
 
 
 def _scratch() -> batch.Scratch:
-    """This thread's kernel scratch arrays (`kernels.scratch()`, some 3 MB
+    """This thread's kernel scratch arrays (`kernels.batch.scratch()`, some 3 MB
     with the search strategies'), made on the thread's first kernel call
     from this module and kept for the thread's life. Every call here fills
     what it reads before returning, so one set serves all rounds of a

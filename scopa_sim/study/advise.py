@@ -120,7 +120,7 @@ COLUMNS = {
 }
 
 
-# ---- the position ---------------------------------------------------------------
+# ---- the score ------------------------------------------------------------------
 def check_score(score, rules: Rules) -> tuple[int, int] | None:
     """The game score before the round, (mine, theirs) from "5-7" or a pair:
     two sides, both below the target (None stays None)."""
