@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import TYPE_CHECKING
+
+TYPE_CHECKING = False      # as typing's, without loading typing; type checkers take it as True
 
 if TYPE_CHECKING:
     from .engine.cards import Move, card_name, parse_card, parse_cards
