@@ -29,10 +29,11 @@ import time
 import numpy as np
 
 from scopa_sim import Round, Rules, kernels, parse_strategy
-import scopa_sim.kernels.batch  # noqa: F401  (kernels.batch below)
-import scopa_sim.kernels.moves  # noqa: F401  (kernels.moves below)
-import scopa_sim.kernels.rng  # noqa: F401  (kernels.rng below)
-import scopa_sim.kernels.strategies  # noqa: F401  (kernels.strategies below)
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.batch
+import scopa_sim.kernels.moves
+import scopa_sim.kernels.rng
+import scopa_sim.kernels.strategies
 from scopa_sim.kernels import position as P
 
 STRATEGIES = ("random", "greedy")
@@ -137,8 +138,8 @@ def through_kernels(rules: Rules, orders, played) -> tuple[dict, float]:
             chosen = None
             for name, sid, vector in strategies:
                 t = clock()
-                n = kernels.moves.legal_moves(pos[P.HAND + seat], pos[P.TABLE], packed, cards, takes,
-                                        work)
+                n = kernels.moves.legal_moves(pos[P.HAND + seat], pos[P.TABLE], packed, cards,
+                                              takes, work)
                 kernels.rng.stream(np.uint64(decision), 0, rng)
                 args = (sid, vector, seat, n, scratch.board(pos, deck), scratch.kit(packed))
                 if choose is None:                 # (drawing from the stream)

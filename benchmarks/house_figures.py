@@ -1,6 +1,7 @@
 """The house's structure in figures, read from the source (tests/house.py):
-import circles, modules outside engine/ importing kernel code, the longest kernel signature, play-out loops, modules over
-500 lines, imports inside functions and copies of the defaults.
+import circles, modules outside engine/ importing kernel code, the longest
+kernel signature, play-out loops, modules over 500 lines, imports inside
+functions and copies of the defaults.
 
     .venv/bin/python benchmarks/house_figures.py
 """

@@ -14,9 +14,10 @@ import pytest
 
 import scopa_sim
 from scopa_sim import kernels
-import scopa_sim.kernels.observe  # noqa: F401  (kernels.observe below)
-import scopa_sim.kernels.rng  # noqa: F401  (kernels.rng below)
-import scopa_sim.kernels.round  # noqa: F401  (kernels.round below)
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.observe
+import scopa_sim.kernels.rng
+import scopa_sim.kernels.round
 from scopa_sim.observation import DEALER, DECK_LEFT, HAND, PLAYS, RANDOM, RULES, SEAT, UNSEEN
 from scopa_sim.engine.seats import StrategyError
 try:

@@ -23,7 +23,8 @@ import pytest
 from click.testing import CliRunner
 
 from scopa_sim import kernels
-import scopa_sim.kernels.round  # noqa: F401  (kernels.round below)
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.round
 from scopa_sim.cli import main
 from scopa_sim.engine.isolate import Entrants
 from scopa_sim.engine.rules import Rules

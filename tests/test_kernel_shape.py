@@ -8,9 +8,10 @@ import pytest
 
 import scopa_sim
 from scopa_sim import kernels
-import scopa_sim.kernels.batch  # noqa: F401  (kernels.batch below)
-import scopa_sim.kernels.play  # noqa: F401  (kernels.play below)
-import scopa_sim.kernels.round  # noqa: F401  (kernels.round below)
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.batch
+import scopa_sim.kernels.play
+import scopa_sim.kernels.round
 from scopa_sim.engine.seats import Seats
 from scopa_sim.kernels import layout as L, position as P, registry
 

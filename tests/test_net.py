@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 import scopa_sim
 from scopa_sim import Round, Rules, parse_strategy
 from scopa_sim import kernels
-import scopa_sim.kernels.batch  # noqa: F401  (kernels.batch below)
-import scopa_sim.kernels.moves  # noqa: F401  (kernels.moves below)
-import scopa_sim.kernels.search  # noqa: F401  (kernels.search below)
-import scopa_sim.kernels.strategies  # noqa: F401  (kernels.strategies below)
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.batch
+import scopa_sim.kernels.moves
+import scopa_sim.kernels.search
+import scopa_sim.kernels.strategies
 from scopa_sim.engine import nets
 from scopa_sim.engine.rules import kernel_rules
 from scopa_sim.kernels import net as N

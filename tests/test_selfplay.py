@@ -27,11 +27,12 @@ import numpy as np
 import pytest
 
 from scopa_sim import Round, Rules, kernels as K
-import scopa_sim.kernels.batch  # noqa: F401  (kernels.batch below)
-import scopa_sim.kernels.moves  # noqa: F401  (kernels.moves below)
-import scopa_sim.kernels.rng  # noqa: F401  (kernels.rng below)
-import scopa_sim.kernels.search  # noqa: F401  (kernels.search below)
-import scopa_sim.kernels.strategies  # noqa: F401  (kernels.strategies below)
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.batch
+import scopa_sim.kernels.moves
+import scopa_sim.kernels.rng
+import scopa_sim.kernels.search
+import scopa_sim.kernels.strategies
 from scopa_sim.engine.cards import mask_of
 from scopa_sim.engine.deals import deck as dealt_deck
 from scopa_sim.engine.rules import kernel_rules

@@ -10,13 +10,14 @@ from hypothesis import given, settings, strategies as st
 
 import scopa_sim
 from scopa_sim import kernels
-import scopa_sim.kernels.moves  # noqa: F401  (kernels.moves below)
-import scopa_sim.kernels.net  # noqa: F401  (kernels.net below)
-import scopa_sim.kernels.observe  # noqa: F401  (kernels.observe below)
-import scopa_sim.kernels.position  # noqa: F401  (kernels.position below)
-import scopa_sim.kernels.rng  # noqa: F401  (kernels.rng below)
-import scopa_sim.kernels.round  # noqa: F401  (kernels.round below)
-import scopa_sim.kernels.spimc  # noqa: F401  (kernels.spimc below)
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.moves
+import scopa_sim.kernels.net
+import scopa_sim.kernels.observe
+import scopa_sim.kernels.position
+import scopa_sim.kernels.rng
+import scopa_sim.kernels.round
+import scopa_sim.kernels.spimc
 from scopa_sim.kernels import registry, layout as L
 from scopa_sim.engine.seats import Seats, StrategyError
 from scopa_sim.engine.strategies import parse_strategy
@@ -310,8 +311,9 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
         kernels.position.start_round(pos, deck, 0, seats.packed)
         for _ in range(12):
             seat = int(pos[kernels.position.TURN])
-            n = kernels.moves.legal_moves(pos[kernels.position.HAND + seat], pos[kernels.position.TABLE],
-                                    seats.packed, cards, takes, work)
+            n = kernels.moves.legal_moves(pos[kernels.position.HAND + seat],
+                                          pos[kernels.position.TABLE], seats.packed, cards, takes,
+                                          work)
             for b in registry.BUILTINS:
                 p = registry.DEFAULTS[b.id].copy()
                 if b.kind == "search" and b.id not in (registry.ENDGAME, registry.NET):

@@ -730,7 +730,7 @@ def _check_kernel_position(rules: Rules, pos: np.ndarray, deck: np.ndarray) -> N
         bad(f"seat {turn} is not the seat to play")
 
 
-# ---- the game as a record -------------------------------------------------------------------------
+# ---- the game as a record ----------------------------------------------------------
 def write_record(game: Game, seat_names: list[str] | None = None,
                  headers: dict[str, str] | None = None) -> str:
     """The record of a `Game`, finished or not (`Game.record`): headers, then
