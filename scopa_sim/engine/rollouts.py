@@ -57,18 +57,19 @@ def is_fast(strategy: Strategy) -> bool:
 
 
 def rollouts(rules: Rules, strategy: Strategy, seed: int, first: int, count: int, seat: int,
-             pos: np.ndarray, deck: np.ndarray, moves: Root) -> A.Outcomes:
-    """Rollouts first..first+count-1 of every root move, `strategy` at
-    every seat: what each ends with, an `Outcomes` (count rows);
-    StrategyError (one line) if a user strategy fails."""
-    n = len(moves.cards)
+             pos: np.ndarray, deck: np.ndarray, cards: np.ndarray,
+             takes: np.ndarray) -> A.Outcomes:
+    """Rollouts first..first+count-1 of every root move (`cards`, `takes`:
+    `Root`'s), `strategy` at every seat: what each ends with, an `Outcomes`
+    (count rows); StrategyError (one line) if a user strategy fails."""
+    n = len(cards)
     seats = Seats(rules, (strategy,) * rules.n_sides)
     users = seats.context()
     ends = A.outcomes(count, n, rules.n_sides)
     try:
         kernel = A.advise_batch if is_fast(strategy) else A.deep_batch
         done = call(kernel, np.uint64(seed), np.int64(first), np.int64(count), np.int64(seat),
-                    np.int64(n), P.board(pos, deck, moves.cards, moves.takes), ends,
+                    np.int64(n), P.board(pos, deck, cards, takes), ends,
                     A.buffers(seats.ids[0], seats.params[0]),
                     kit(seats.packed, users=users, nets=seats.net_record()))
     except Exception as e:
@@ -83,15 +84,16 @@ def rollouts(rules: Rules, strategy: Strategy, seed: int, first: int, count: int
     return ends
 
 
-def exact(rules: Rules, seat: int, pos: np.ndarray, deck: np.ndarray, moves: Root):
+def exact(rules: Rules, seat: int, pos: np.ndarray, deck: np.ndarray, cards: np.ndarray,
+          takes: np.ndarray):
     """(margins float64[n], the ends of a best line of each, an `Outcomes`
     of one row) of every root move by minimax, or None when the search
     cannot hold the position."""
-    n = len(moves.cards)
+    n = len(cards)
     values = np.zeros(n, np.float64)
     ends = A.outcomes(1, n, rules.n_sides)
     ok = call(A.exact_values, np.int64(seat), np.int64(n),
-              P.board(pos, deck, moves.cards, moves.takes), P.board(), values, ends,
+              P.board(pos, deck, cards, takes), P.board(), values, ends,
               kit(kernel_rules(rules)))
     return None if ok < 0 else (values, ends)
 

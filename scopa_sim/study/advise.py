@@ -81,8 +81,7 @@ from ..engine.cards import Card, card_name, cards_of, move_text, names
 from ..engine.checks import below_target, pair, seed_or_fresh, whole
 from ..engine.game import Game, Round
 from ..engine.positions import build_position
-from ..engine.rollouts import (Root, exact as exact_values, is_fast, root,
-                               rollouts as play_rollouts)
+from ..engine.rollouts import exact as exact_values, is_fast, root, rollouts as play_rollouts
 from ..engine.rules import Rules
 from ..engine.strategies import Strategy, parse_strategy
 from ..analysis.markov import tied_chances, win_table
@@ -145,7 +144,8 @@ class _Job:
     deck: np.ndarray
     rules: Rules
     strategy: Strategy
-    moves: Root
+    cards: np.ndarray
+    takes: np.ndarray
 
 
 def _batch(job: _Job, b: int):
@@ -153,7 +153,8 @@ def _batch(job: _Job, b: int):
     `kernels.advise.Outcomes` (count rows; `engine.rollouts.rollouts`)."""
     first = b * job.batch
     return play_rollouts(job.rules, job.strategy, job.seed, first,
-                         min(job.batch, job.total - first), job.seat, job.pos, job.deck, job.moves)
+                         min(job.batch, job.total - first), job.seat, job.pos, job.deck, job.cards,
+                         job.takes)
 
 
 def rollout_strategy(strategy) -> Strategy:
@@ -256,14 +257,14 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
               "sides": n_sides, "score": list(score) if score is not None else None,
               "looks": looks, "moves": []}
 
-    exact = exact_values(rules, seat, pos, deck, moves) if moves.open else None
+    exact = exact_values(rules, seat, pos, deck, cards, takes) if moves.open else None
     if exact is not None:
         values, ends = exact
         got = verdicts.samples(ends.scores, ends.swept, side, values)
         result.update(exact=True, rollouts=0,
                       stopped="exact: nothing is hidden (minimax, best play by every seat)")
     else:
-        job = _Job(seed, rollouts, batch, seat, pos, deck, rules, s, moves)
+        job = _Job(seed, rollouts, batch, seat, pos, deck, rules, s, cards, takes)
         parts = []
         state = {"done": 0, "check": batch,
                  "stopped": f"the most rollouts asked for ({rollouts:,})"}
