@@ -1,7 +1,7 @@
-"""scopa_sim.analysis: statistics, reports and charts over a run dataset.
+"""scopa_sim.analysis (layer 4): statistics, reports and charts over a run
+dataset (the intervals themselves: `scopa_sim.stats`; the summary `simulate`
+prints: `runs.summary`).
 
-    stats       rates (Wilson), means, paired estimates (duplicate deals)
-    summary     the run summary `simulate` prints, tallied batch by batch
     markov      the exact match win probability from per-round scores
     ratings     Bradley-Terry ratings (choix) with intervals, Elo scale
     query       `ask`: P(event | condition) over a run's columns

@@ -20,7 +20,7 @@ from ..engine import schema
 from .markov import MAX_POINTS, bootstrap as markov_bootstrap, round_counts, trimmed, win_tables
 from .query import ask
 from .runstats import run_stats
-from .stats import Moments, mean_from_sums, strict_leader, wilson
+from ..stats import Moments, mean_from_sums, strict_leader, wilson
 from .values import card_values
 
 

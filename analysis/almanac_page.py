@@ -12,7 +12,7 @@ import numpy as np
 from ..engine.cards import card_name
 from .charts import SIDE_COLOURS, _figure, draw, save
 from .review_page import interval
-from .stats import wilson
+from ..stats import wilson
 
 DOCUMENT = "ALMANAC.md"
 

@@ -15,7 +15,7 @@ import numpy as np  # noqa: E402
 from matplotlib import ticker  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
 
-from .stats import mean_from_sums  # noqa: E402
+from ..stats import mean_from_sums  # noqa: E402
 
 SIZE = (8.0, 5.0)
 DPI = 100

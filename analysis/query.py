@@ -19,7 +19,7 @@ from ..engine import deals
 from ..runs import taken
 from ..runs.store import Run
 from . import expr as expression
-from .stats import Moments, strict_leader, wilson
+from ..stats import Moments, strict_leader, wilson
 
 TABLES = ("rounds", "games")
 Columns = dict[str, np.ndarray]         # a batch's rows, column by column (`Run.batch_arrays`)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .stats import Z95
+from ..stats import Z95
 
 ELO_PER_LOGIT = 400 / np.log(10)     # Elo points per unit of log-strength
 ELO_MEAN = 1500.0

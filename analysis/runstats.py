@@ -10,9 +10,9 @@ from ..engine import deals
 from ..runs.parts import side_strategy
 from ..runs.store import Run
 from .markov import MAX_POINTS, bootstrap_match_probability, round_counts, trimmed
-from .stats import mean_from_sums, strict_leader, wilson
+from ..stats import mean_from_sums, strict_leader, wilson
 from ..engine import schema
-from .summary import Tally
+from ..runs.summary import Tally
 from .values import card_values
 
 CHECKPOINTS = 120               # points on the convergence curve (log-spaced)

@@ -23,7 +23,7 @@ from ..engine import deals
 from ..runs import taken
 from ..runs.parts import side_strategy
 from ..runs.store import Run
-from .stats import mean_from_sums, strict_leader
+from ..stats import mean_from_sums, strict_leader
 
 CHUNK = 1 << 18          # rows unpacked to bits at once (CHUNK x 40 floats)
 BINS = 0.05              # the width of the hand-worth histogram's bins, in points

@@ -29,6 +29,11 @@ import time
 import numpy as np
 
 from scopa_sim import Round, Rules, kernels, parse_strategy
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.batch
+import scopa_sim.kernels.moves
+import scopa_sim.kernels.rng
+import scopa_sim.kernels.strategies
 from scopa_sim.kernels import position as P
 
 STRATEGIES = ("random", "greedy")
@@ -110,7 +115,7 @@ def choosers(args) -> tuple:
 def through_kernels(rules: Rules, orders, played) -> tuple[dict, float]:
     """Seconds of the kernel calls alone for the same rounds (checking that
     they play the same moves), and of `choose` alone."""
-    scratch = kernels.scratch()
+    scratch = kernels.batch.scratch()
     rng, work, cards, takes = scratch.rng, scratch.work, scratch.cards, scratch.takes
     packed = rules.pack()
     strategies = [(s, parse_strategy(s).spec.id, parse_strategy(s).vector()) for s in STRATEGIES]
@@ -128,13 +133,13 @@ def through_kernels(rules: Rules, orders, played) -> tuple[dict, float]:
         for seat, card, take in moves:
             t = clock()
             hand, table = pos[P.HAND + seat], pos[P.TABLE]
-            kernels.legal_moves(hand, table, packed, cards, takes, work)
+            kernels.moves.legal_moves(hand, table, packed, cards, takes, work)
             total["legal_moves()"] += clock() - t
             chosen = None
             for name, sid, vector in strategies:
                 t = clock()
-                n = kernels.legal_moves(pos[P.HAND + seat], pos[P.TABLE], packed, cards, takes,
-                                        work)
+                n = kernels.moves.legal_moves(pos[P.HAND + seat], pos[P.TABLE], packed, cards,
+                                              takes, work)
                 kernels.rng.stream(np.uint64(decision), 0, rng)
                 args = (sid, vector, seat, n, scratch.board(pos, deck), scratch.kit(packed))
                 if choose is None:                 # (drawing from the stream)

@@ -24,7 +24,7 @@ from scipy import stats
 
 import scopa_sim
 from scopa_sim import PRESETS, Rules
-from scopa_sim.analysis.stats import wilson_ends
+from scopa_sim.stats import wilson_ends
 from scopa_sim.runs.plan import RunSpec
 from scopa_sim.runs.runner import run_batch
 

@@ -29,7 +29,7 @@ import time
 from collections import Counter
 
 from scopa_sim import trace_round
-from scopa_sim.analysis.stats import wilson
+from scopa_sim.stats import wilson
 from scopa_sim.defaults import REVIEW_ROLLOUTS, REVIEW_STRATEGY, THRESHOLDS
 from scopa_sim.engine.cards import move_text
 from scopa_sim.engine.game import Round

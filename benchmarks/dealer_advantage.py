@@ -11,7 +11,7 @@ import argparse
 import numpy as np
 
 import scopa_sim
-from scopa_sim.analysis.stats import wilson_ends
+from scopa_sim.stats import wilson_ends
 
 
 def main():

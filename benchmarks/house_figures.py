@@ -1,6 +1,7 @@
 """The house's structure in figures, read from the source (tests/house.py):
-import circles, the longest kernel signature, play-out loops, modules over
-500 lines, imports inside functions and copies of the defaults.
+import circles, modules outside engine/ importing kernel code, the longest
+kernel signature, play-out loops, modules over 500 lines, imports inside
+functions and copies of the defaults.
 
     .venv/bin/python benchmarks/house_figures.py
 """
@@ -17,9 +18,17 @@ DEFAULTS = {"DEEP_STRATEGY", "DEEP_SAMPLES", "DEEP_BATCH", "DEFAULT_ROLLOUTS", "
 
 
 def main():
-    graph = house.imports()
+    graph = house.imports(typing=True)
     found = house.circles(graph)
-    print(f"import circles: {len(found)}" + "".join(f"\n  {' '.join(c)}" for c in found))
+    print(f"import circles (type-only imports too): {len(found)}"
+          + "".join(f"\n  {' '.join(c)}" for c in found))
+    constants = ("scopa_sim.kernels.layout", "scopa_sim.kernels.registry")
+    callers = sorted(m for m, targets in graph.items()
+                     if not m.startswith(("scopa_sim.kernels", "scopa_sim.engine"))
+                     and any(t.startswith("scopa_sim.kernels") and t not in constants
+                             for t in targets))
+    print(f"modules outside engine/ importing kernel code: {len(callers)}"
+          + (f" ({', '.join(callers)})" if callers else ""))
     longest = max(house.kernel_functions(), key=lambda f: house.parameters(f[1]))
     print(f"longest kernel signature: {house.parameters(longest[1])} parameters "
           f"({longest[0]}.{longest[1].name})")

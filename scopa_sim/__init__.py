@@ -7,33 +7,58 @@
     >>> scopa_sim.compare("counter", "greedy", deals=10_000)["margin"]   # duplicate deals
 
 The names below are imported when first used, so `import scopa_sim` (and the
-command line's help) does not load Numba, pandas or pyarrow.
+command line's help) does not load Numba, pandas or pyarrow. The imports
+under `TYPE_CHECKING` declare them, once: editors and type checkers follow
+them, and `__getattr__` reads them (as `lazy_loader` reads a stub).
 """
+from __future__ import annotations
+
+import functools
 import importlib
 
-_WHERE = {"advise": "study.advise", "advise_round": "study.advise",
-          "compare": "study.matches", "tournament": "study.matches", "odds": "study.odds",
-          "review": "study.review",
-          "card_name": "engine.cards", "Move": "engine.cards", "parse_card": "engine.cards", "parse_cards": "engine.cards",
-          "Game": "engine.game", "Round": "engine.game", "legal_captures": "engine.game",
-          "legal_moves": "engine.game", "PRESETS": "engine.rules", "Rules": "engine.rules",
-          "read_record": "engine.records", "deal_columns": "engine.deals",
-          "STRATEGIES": "engine.strategies", "parse_strategy": "engine.strategies",
-          "params": "engine.user", "StrategyError": "engine.seats",
-          "Observation": "observation",
-          "simulate": "runs.runner", "resume": "runs.resume", "trace_round": "runs.traces",
-          "trace_game": "runs.traces", "deck_of": "runs.traces"}
-__all__ = sorted(_WHERE)
+TYPE_CHECKING = False      # as typing's, without loading typing; type checkers take it as True
+
+if TYPE_CHECKING:
+    from .engine.cards import Move, card_name, parse_card, parse_cards
+    from .engine.deals import deal_columns
+    from .engine.game import Game, Round, legal_captures, legal_moves
+    from .engine.observation import Observation
+    from .engine.records import read_record
+    from .engine.rules import PRESETS, Rules
+    from .engine.seats import StrategyError
+    from .engine.strategies import REGISTRY as STRATEGIES, parse_strategy
+    from .engine.user import params
+    from .runs.resume import resume
+    from .runs.runner import simulate
+    from .runs.traces import deck_of, trace_game, trace_round
+    from .study.advise import advise, advise_round
+    from .study.matches import compare, tournament
+    from .study.odds import odds
+    from .study.review import review
+
+
+@functools.cache
+def _declared() -> dict[str, tuple[str, str]]:
+    """Each public name -> (its module, its name there), read from the
+    `TYPE_CHECKING` imports above."""
+    import ast
+    from pathlib import Path
+    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If)
+                 and ast.unparse(node.test) == "TYPE_CHECKING")
+    return {a.asname or a.name: (f".{i.module}", a.name) for i in block.body for a in i.names}
 
 
 def __getattr__(name: str):
-    if name not in _WHERE:
+    if name == "__all__":
+        return sorted(_declared())
+    if name.startswith("__") or name not in _declared():
         raise AttributeError(f"module 'scopa_sim' has no attribute {name!r}")
-    module = importlib.import_module(f".{_WHERE[name]}", __name__)
-    value = getattr(module, "REGISTRY" if name == "STRATEGIES" else name)
+    module, attribute = _declared()[name]
+    value = getattr(importlib.import_module(module, __name__), attribute)
     globals()[name] = value
     return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(_declared()))

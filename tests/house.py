@@ -59,16 +59,18 @@ def _is_type_checking(node) -> bool:
     return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def imports(top_level_only: bool = False) -> dict[str, set[str]]:
+def imports(top_level_only: bool = False, typing: bool = False) -> dict[str, set[str]]:
     """module -> the package modules it imports (at the top level only, or
-    anywhere, functions included; `if TYPE_CHECKING:` blocks never count)."""
+    anywhere, functions included); `if TYPE_CHECKING:` blocks only with
+    `typing` (a circle of type-only imports is a circle too)."""
     known = modules()
     graph = {}
     for name, path in known.items():
         found: set[str] = set()
         tree = _tree(path)
         body = list(tree.body) if top_level_only else list(ast.walk(tree))
-        skip = {id(n) for t in ast.walk(tree) if _is_type_checking(t) for n in ast.walk(t)}
+        skip = set() if typing else {id(n) for t in ast.walk(tree) if _is_type_checking(t)
+                                     for n in ast.walk(t)}
         for node in body:
             if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skip:
                 found |= _targets(name, path, node, known)

@@ -15,7 +15,7 @@ from scopa_sim.analysis.markov import (bootstrap_match_probability, match_probab
 from scopa_sim.analysis.query import ask, load
 from scopa_sim.analysis.ratings import ELO_PER_LOGIT, bradley_terry
 from scopa_sim.analysis.runstats import run_stats
-from scopa_sim.analysis.stats import (Z95, PairedMoments, column_chances, column_means,
+from scopa_sim.stats import (Z95, PairedMoments, column_chances, column_means,
                                       mean_interval, mean_t_interval,
                                       nonnegative_mean_interval, paired_mean,
                                       rate_difference, wilson)
@@ -478,7 +478,7 @@ def test_report_files(runs, tmp_path):
 
 
 def test_moments_merged_batch_by_batch_equal_the_two_pass_mean():
-    from scopa_sim.analysis.stats import Moments
+    from scopa_sim.stats import Moments
     rng = np.random.default_rng(1)
     values = rng.integers(-5, 30, 10_001).astype(np.float64)
     m = Moments()

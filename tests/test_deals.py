@@ -10,6 +10,8 @@ import pytest
 
 import scopa_sim
 from scopa_sim import kernels
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.round
 from scopa_sim.engine import deals
 from scopa_sim.kernels import layout as L
 from scopa_sim.cli import main

@@ -15,6 +15,10 @@ import pytest
 import scopa_sim
 from scopa_sim import kernels
 from scopa_sim.kernels.layout import R_HAND_SIZE, R_PLAYERS, R_TABLE_SIZE
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.observe
+import scopa_sim.kernels.rng
+import scopa_sim.kernels.round
 from scopa_sim.observation import DEALER, DECK_LEFT, HAND, PLAYS, RANDOM, RULES, SEAT, UNSEEN
 from scopa_sim.engine.seats import StrategyError
 try:

@@ -23,6 +23,8 @@ import pytest
 from click.testing import CliRunner
 
 from scopa_sim import kernels
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.round
 from scopa_sim.cli import main
 from scopa_sim.engine.isolate import Entrants
 from scopa_sim.engine.rules import Rules

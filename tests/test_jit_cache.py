@@ -77,9 +77,9 @@ def run_probe(**extra):
     """What a fresh process sees, with these variables (and neither
     NUMBA_CACHE_DIR nor XDG_CACHE_HOME otherwise): the kernels' cache folder,
     Numba's own setting after the import, and where a batch kernel caches."""
-    code = ("import json, numba; from scopa_sim import kernels; from scopa_sim.kernels import _jit; "
+    code = ("import json, numba; from scopa_sim.kernels import _jit, batch; "
             "print(json.dumps([str(_jit.CACHE_DIR), numba.config.CACHE_DIR, "
-            "kernels.batch.simple_units.stats.cache_path]))")
+            "batch.simple_units.stats.cache_path]))")
     env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
     env.update(extra)
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True,

@@ -8,6 +8,10 @@ import pytest
 
 import scopa_sim
 from scopa_sim import kernels
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.batch
+import scopa_sim.kernels.play
+import scopa_sim.kernels.round
 from scopa_sim.engine.seats import Seats
 from scopa_sim.kernels import layout as L, position as P, registry
 

@@ -16,6 +16,11 @@ from hypothesis import strategies as st
 import scopa_sim
 from scopa_sim import Round, Rules, parse_strategy
 from scopa_sim import kernels
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.batch
+import scopa_sim.kernels.moves
+import scopa_sim.kernels.search
+import scopa_sim.kernels.strategies
 from scopa_sim.engine import nets
 from scopa_sim.engine.rules import kernel_rules
 from scopa_sim.kernels import net as N
@@ -23,7 +28,7 @@ from scopa_sim.kernels.layout import MAX_MOVES
 from scopa_sim.kernels.moves import W_SIZE
 from scopa_sim.kernels.position import (
     DECK, HAND, LAST, PILE, PLAYS, POS_SIZE, SCOPAS, TABLE, TOTAL, TURN)
-from scopa_sim.study.selfplay import features
+from scopa_sim.engine.nets import features
 
 import net_reference as R
 
@@ -448,9 +453,9 @@ def _decide(strategy, pos, deck, vector):
     """The strategy's move index and the net's values, by the kernel's dispatch
     (as `Round.suggest` calls it)."""
     s = parse_strategy(strategy)
-    scratch = kernels.scratch(nets=nets.record(s.nets()))
+    scratch = kernels.batch.scratch(nets=nets.record(s.nets()))
     seat = int(pos[TURN])
-    n = int(kernels.legal_moves(pos[HAND + seat], pos[TABLE], vector, scratch.cards,
+    n = int(kernels.moves.legal_moves(pos[HAND + seat], pos[TABLE], vector, scratch.cards,
                                 scratch.takes, scratch.work))
     i = kernels.batch.call(kernels.strategies.decide, s.spec.id, s.vector(), seat, n,
                            scratch.board(pos, deck), scratch.kit(vector))

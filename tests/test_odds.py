@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import scopa_sim
 from scopa_sim.study.odds import odds
-from scopa_sim.analysis.stats import wilson
+from scopa_sim.stats import wilson
 from scopa_sim.cli import main
 
 

@@ -88,8 +88,8 @@ def test_record_check_writes_the_standard_form_with_out(tmp_path):
 
 # ---- 8. the compile apart from the rate --------------------------------------------------
 def test_first_run_reports_the_compile_apart(tmp_path, monkeypatch):
-    import scopa_sim.kernels as K
-    monkeypatch.setattr(K, "needs_compile", lambda ids: True)     # as on a cold cache
+    import scopa_sim.engine.compiled as K
+    monkeypatch.setattr(K, "needs_compile", lambda strategies, rules: True)     # as on a cold cache
     r = cli("simulate", "--rounds", 2000, "--seed", 1, "--out", tmp_path / "a", "--quiet")
     last = r.output.strip().splitlines()[-1]
     assert re.search(r"simulated in [\d.]+ s \([\d,]+ rounds/s\); seed 1; the kernels "
@@ -97,7 +97,7 @@ def test_first_run_reports_the_compile_apart(tmp_path, monkeypatch):
     r = cli("simulate", "--rounds", 2000, "--seed", 1, "--out", tmp_path / "b", "--quiet",
             "--format", "json")
     assert json.loads(r.output)["compile_seconds"] >= 0
-    monkeypatch.setattr(K, "needs_compile", lambda ids: False)
+    monkeypatch.setattr(K, "needs_compile", lambda strategies, rules: False)
     r = cli("simulate", "--rounds", 2000, "--seed", 1, "--out", tmp_path / "c", "--quiet")
     assert "compiled" not in r.output
     same = [sorted((tmp_path / x / "rounds").iterdir()) for x in "ac"]

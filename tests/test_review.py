@@ -260,7 +260,7 @@ def test_the_table_shows_the_reviews_verdicts(seed_003):
 def test_review_says_when_the_kernels_compile(monkeypatch):
     """On a cold cache the progress bar says so (simulate's note) until the
     first play is reviewed."""
-    import scopa_sim.kernels as K
+    import scopa_sim.engine.compiled as K
     from scopa_sim.cli import options, records as cli_records
     notes = []
 
@@ -278,10 +278,10 @@ def test_review_says_when_the_kernels_compile(monkeypatch):
         def update(self, task, advance, note):
             notes.append(note)
     monkeypatch.setattr(cli_records, "progress", lambda quiet, label: Bar())
-    monkeypatch.setattr(K, "needs_compile", lambda ids: True)
+    monkeypatch.setattr(K, "needs_compile", lambda strategies, rules: True)
     assert cli("review", SEED_003, "--seed", 1, "--rollouts", 200).exit_code == 0
     assert notes[0] == options.COMPILING and set(notes[1:]) == {"plays"} and len(notes) == 13
-    monkeypatch.setattr(K, "needs_compile", lambda ids: False)
+    monkeypatch.setattr(K, "needs_compile", lambda strategies, rules: False)
     notes.clear()
     assert cli("review", SEED_003, "--seed", 1, "--rollouts", 200).exit_code == 0
     assert set(notes) == {"plays"}

@@ -19,7 +19,7 @@ import scopa_sim
 from scopa_sim import Round, Rules, parse_cards
 from scopa_sim.engine import game as face
 from scopa_sim.engine.cards import names
-from scopa_sim.kernels import layout as L
+from scopa_sim.kernels import batch, layout as L
 from scopa_sim.kernels import position as P
 
 try:
@@ -317,7 +317,7 @@ def test_stepping_makes_no_scratch_arrays_packs_no_rules_and_checks_once(monkeyp
             return f(*args, **kwargs)
         return counted
 
-    monkeypatch.setattr(scopa_sim.kernels, "scratch", counting("scratch", scopa_sim.kernels.scratch))
+    monkeypatch.setattr(batch, "scratch", counting("scratch", batch.scratch))
     monkeypatch.setattr(Rules, "pack", counting("pack", Rules.pack))
     monkeypatch.setattr(face, "_check_kernel_position",
                         counting("check", face._check_kernel_position))

@@ -27,6 +27,12 @@ import numpy as np
 import pytest
 
 from scopa_sim import Round, Rules, kernels as K
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.batch
+import scopa_sim.kernels.moves
+import scopa_sim.kernels.rng
+import scopa_sim.kernels.search
+import scopa_sim.kernels.strategies
 from scopa_sim.engine.cards import mask_of
 from scopa_sim.engine.deals import deck as dealt_deck
 from scopa_sim.engine.rules import kernel_rules
@@ -75,12 +81,12 @@ def deciding(rules: Rules, strategy: str) -> Chooser:
     advances as the kernel's play-out would."""
     s = parse_strategy(strategy)
     sid, params, vector = s.spec.id, s.vector(), kernel_rules(rules)
-    scratch = K.scratch()
+    scratch = K.batch.scratch()
 
     def choose(rnd, rng):
         pos, deck = rnd.kernel_position()
         seat = rnd.turn
-        n = K.legal_moves(pos[HAND + seat], pos[TABLE], vector, scratch.cards, scratch.takes,
+        n = K.moves.legal_moves(pos[HAND + seat], pos[TABLE], vector, scratch.cards, scratch.takes,
                           scratch.work)
         assert n == len(rnd.legal_moves())
         scratch.rng[0] = rng[0]
@@ -111,7 +117,7 @@ def kernel_moves(rnd: Round):
     """The kernel's legal move list of the seat to play, as Moves."""
     pos, _ = rnd.kernel_position()
     cards, takes = np.zeros(MAX_MOVES, np.int64), np.zeros(MAX_MOVES, np.uint64)
-    n = K.legal_moves(pos[HAND + rnd.turn], pos[TABLE], kernel_rules(rnd.rules), cards, takes,
+    n = K.moves.legal_moves(pos[HAND + rnd.turn], pos[TABLE], kernel_rules(rnd.rules), cards, takes,
                       np.zeros(W_SIZE, np.int64))
     return [(int(c), tuple(R.cards_of(t))) for c, t in zip(cards[:n], takes[:n])]
 

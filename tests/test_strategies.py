@@ -43,12 +43,12 @@ def endgame_positions(count, cards_left):
 
 
 def _deck_of(seed, index):
-    import scopa_sim.kernels as k
+    import scopa_sim.kernels.layout as layout
     from scopa_sim.engine.seats import Seats
     seats = Seats(scopa_sim.Rules(), ("random", "random"))
     scratch = seats.scratch()
-    seats.play(False, seed, index, 1, np.zeros((1, 2, k.layout.N_SIDE), np.int16),
-               np.zeros((1, k.layout.N_ROUND), np.int64), scratch)
+    seats.play(False, seed, index, 1, np.zeros((1, 2, layout.N_SIDE), np.int16),
+               np.zeros((1, layout.N_ROUND), np.int64), scratch)
     return [int(c) for c in scratch.deck]
 
 

@@ -10,6 +10,14 @@ from hypothesis import given, settings, strategies as st
 
 import scopa_sim
 from scopa_sim import kernels
+# the kernel modules read below as attributes (kernels.<module>.<name>)
+import scopa_sim.kernels.moves
+import scopa_sim.kernels.net
+import scopa_sim.kernels.observe
+import scopa_sim.kernels.position
+import scopa_sim.kernels.rng
+import scopa_sim.kernels.round
+import scopa_sim.kernels.spimc
 from scopa_sim.kernels import registry, layout as L
 from scopa_sim.engine.seats import Seats, StrategyError
 from scopa_sim.engine.strategies import parse_strategy
@@ -307,8 +315,9 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
         kernels.position.start_round(pos, deck, 0, seats.packed)
         for _ in range(12):
             seat = int(pos[kernels.position.TURN])
-            n = kernels.legal_moves(pos[kernels.position.HAND + seat], pos[kernels.position.TABLE],
-                                    seats.packed, cards, takes, work)
+            n = kernels.moves.legal_moves(pos[kernels.position.HAND + seat],
+                                          pos[kernels.position.TABLE], seats.packed, cards, takes,
+                                          work)
             for b in registry.BUILTINS:
                 p = registry.DEFAULTS[b.id].copy()
                 if b.kind == "search" and b.id not in (registry.ID.endgame, registry.ID.net):

@@ -131,7 +131,7 @@ class Cli(click.Group):
             self._leave(2, "error: " + (f"{e.filename}: {e.strerror}" if e.filename else str(e)))
         except (pickle.UnpicklingError, EOFError) as e:     # a damaged file of Numba's cache
             # imported when the command runs: help and listings stay light
-            from ..kernels._jit import CACHE_DIR
+            from ..engine.compiled import CACHE_DIR
             self._leave(2, f"error: a damaged cache file ({e}): delete {CACHE_DIR} and run again")
         except (Interrupted, click.exceptions.Abort, KeyboardInterrupt) as e:
             self._leave(130, isinstance(e, Interrupted) and str(e) or "interrupted")

@@ -134,7 +134,8 @@ def advise(hand, table, seen, mine, theirs, scopas, last, score, strategy, rollo
       scopa-sim advise --hand "3h Kc" --table "4c" --why --seed 1
     """
     # imported when the command runs: help and listings stay light
-    from ..study.advise import BATCH, DEEP_BATCH, build_position, check_score, evaluate, level
+    from ..engine.positions import build_position
+    from ..study.advise import BATCH, DEEP_BATCH, check_score, evaluate, level
     strategy, rollouts = level(deep, strategy, rollouts)
     rules = parse_rules(rules_name, rule_options)
     at = check_score(score, rules)

@@ -271,9 +271,8 @@ def compile_note(strategies, rules) -> str:
     strategies (one per seat, or per side) run in is not in Numba's disk
     cache yet (it compiles first: tens of seconds), else ''."""
     # imported when the command runs: help and listings stay light
-    from .. import kernels
-    from ..engine.strategies import pack_strategies
-    return COMPILING if kernels.needs_compile(pack_strategies(strategies, rules)[0]) else ""
+    from ..engine.compiled import needs_compile
+    return COMPILING if needs_compile(strategies, rules) else ""
 
 
 OVERWRITE = click.option("--overwrite", is_flag=True,

@@ -78,3 +78,15 @@ def plural(k: int, what: str, many: str | None = None) -> str:
 def raised(e: BaseException) -> str:
     """What an exception from outside says, bounded: `ValueError: bad …`."""
     return f"{type(e).__name__}: {shown(e)}"
+
+
+def pair(value, what: str) -> tuple[int, int]:
+    """A MINE-THEIRS pair from "5-7" (`mine_theirs`) or (5, 7): whole numbers 0..10**6."""
+    if isinstance(value, str):
+        return mine_theirs(value, what)
+    try:
+        a, b = value
+        return whole(a, what, 0, 10**6), whole(b, what, 0, 10**6)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} is two whole numbers (mine, theirs), e.g. '5-7', "
+                         f"not {value!r}") from None

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import kernels
 from . import decks
 from .rules import Rules, kernel_rules
 
@@ -37,10 +36,10 @@ def names(rules: Rules) -> list[str]:
 def deck(seed: int, unit: int, number: int = 0) -> list[int]:
     """The deck order (40 cards, dealing order) of round `number` of unit
     `unit` (a round of a rounds run, or a game) of a run seeded `seed`."""
+    from ..kernels.round import keyed_deal_round     # Numba: loaded when the kernel deals
     order = np.zeros(40, np.int64)
-    kernels.round.keyed_deal_round(np.uint64(int(seed) % 2**64), np.uint64(int(seed) >> 64),
-                                   np.int64(unit), np.int64(number), order,
-                                   np.zeros(1, np.uint64))
+    keyed_deal_round(np.uint64(int(seed) % 2**64), np.uint64(int(seed) >> 64), np.int64(unit),
+                     np.int64(number), order, np.zeros(1, np.uint64))
     return order.tolist()
 
 
@@ -68,15 +67,16 @@ def deal_columns(rules: Rules, seed: int, units, numbers=None, threads: int | No
 
 def _kernel_sets(rules: Rules, seed: int, units, numbers, dealers, threads: int | None):
     """(hands, dealt, tables) of the rows, dealt by `kernels.deals.deal_sets`."""
+    from ..kernels.deals import deal_sets       # Numba: loaded when the kernel deals
     n, rows = rules.players, len(units)
     hands, dealt = np.zeros((rows, n), np.uint64), np.zeros((rows, n), np.uint64)
     tables = np.zeros(rows, np.uint64)
     seed, rule_vector = np.uint64(seed), kernel_rules(rules)
 
     def part(lo, hi):
-        kernels.deals.deal_sets(seed, units[lo:hi], numbers[lo:hi], dealers[lo:hi],
-                                rule_vector, hands[lo:hi], dealt[lo:hi], tables[lo:hi],
-                                np.zeros(40, np.int64), np.zeros(1, np.uint64))
+        deal_sets(seed, units[lo:hi], numbers[lo:hi], dealers[lo:hi], rule_vector,
+                  hands[lo:hi], dealt[lo:hi], tables[lo:hi], np.zeros(40, np.int64),
+                  np.zeros(1, np.uint64))
     threads = threads or (min(os.cpu_count() or 1, 8) if rows >= 100_000 else 1)
     cuts = np.linspace(0, rows, threads + 1).astype(int)
     if threads == 1:

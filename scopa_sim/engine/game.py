@@ -9,40 +9,43 @@ the kernels are made once per thread (`_scratch`), not per call.
 """
 from __future__ import annotations
 
-import functools
 import secrets
 import threading
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .. import kernels
-from ..kernels import layout as L, position as P
+from ..kernels import batch, layout as L, position as P, round as R
+from ..kernels.moves import captures_of, legal_moves as kernel_legal_moves
+from ..kernels.rng import stream
+from ..kernels.scoring import score_round
+from ..kernels.strategies import decide
 from . import nets, schema
 from .cards import (Card, Move, card_name, card_with_alias, cards_of, mask_of, names,
                     parse_card, parse_cards)
 from .checks import MAX_SEED, SEED_SPAN, whole
 from .deals import deck as dealt_deck
-from .record_format import write_record
+from .record_format import (COUNTED_POINTS, HEADER_KEY, KEYWORDS, RoundNotes, check_names,
+                            count_keys, round_line_key)
+from .positions import OUT, position_arrays
 from .rules import Rules, kernel_rules
 from .seats import Seats
 from .strategies import parse_strategy
 
 DECK_HINT = ("a deck is the 40 cards in dealing order, e.g. scopa_sim.deck_of(seed, index), "
              "round index's deck in a run with that seed")
-OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
 _THREAD = threading.local()
 
 
-def _scratch() -> kernels.batch.Scratch:
-    """This thread's kernel scratch arrays (`kernels.scratch()`, some 3 MB
+def _scratch() -> batch.Scratch:
+    """This thread's kernel scratch arrays (`kernels.batch.scratch()`, some 3 MB
     with the search strategies'), made on the thread's first kernel call
     from this module and kept for the thread's life. Every call here fills
     what it reads before returning, so one set serves all rounds of a
     thread; the kernels called from a thread run one at a time."""
     scratch = getattr(_THREAD, "scratch", None)
     if scratch is None:
-        scratch = _THREAD.scratch = kernels.scratch()
+        scratch = _THREAD.scratch = batch.scratch()
     return scratch
 
 
@@ -124,7 +127,7 @@ def legal_captures(table: str | Iterable[Card], card: Card,
     table, card = parse_cards(table), parse_card(card)
     _disjoint([card], table)
     s = _scratch()
-    n = kernels.captures_of(np.uint64(mask_of(table)), card, kernel_rules(rules), s.takes, s.work)
+    n = captures_of(np.uint64(mask_of(table)), card, kernel_rules(rules), s.takes, s.work)
     return [_cards_of(m) for m in s.takes[:n].tolist()]
 
 
@@ -142,7 +145,7 @@ def _moves(hand: np.uint64, table: np.uint64, packed: np.ndarray) -> list[Move]:
     """The legal moves of a hand on a table (disjoint card sets), by the kernel."""
     s = _scratch()
     cards, takes = s.cards, s.takes
-    n = kernels.legal_moves(hand, table, packed, cards, takes, s.work)
+    n = kernel_legal_moves(hand, table, packed, cards, takes, s.work)
     return [Move(c, _cards_of(t)) for c, t in zip(cards[:n].tolist(), takes[:n].tolist())]
 
 
@@ -468,7 +471,7 @@ class Round:
         """A game's `scores` (one per side) with this finished round's points
         added, by the kernel's own rule (`kernels.round.add_round`)."""
         totals = np.array(scores, np.int64)
-        kernels.round.add_round(totals, self._scored(), self.rules.n_sides)
+        R.add_round(totals, self._scored(), self.rules.n_sides)
         return [int(x) for x in totals]
 
     def _scored(self) -> np.ndarray:
@@ -476,8 +479,8 @@ class Round:
         if not self.done:
             raise ValueError("the round is not over")
         out = np.zeros((self.rules.n_sides, L.N_SIDE), np.int16)
-        kernels.score_round(self._pos[P.PILE:P.PILE + L.MAX_PLAYERS],
-                            self._pos[P.SCOPAS:P.SCOPAS + L.MAX_PLAYERS], self._packed, out)
+        score_round(self._pos[P.PILE:P.PILE + L.MAX_PLAYERS],
+                    self._pos[P.SCOPAS:P.SCOPAS + L.MAX_PLAYERS], self._packed, out)
         return out
 
     def suggest(self, strategy: str = "pimc", seed: int = 0) -> Move:
@@ -503,15 +506,15 @@ class Round:
         if s.nets():
             scratch = scratch._replace(net=nets.record(s.nets()))
         cards, takes, rng = scratch.cards, scratch.takes, scratch.rng
-        n = kernels.legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
-                                scratch.work)
-        kernels.rng.stream(seed, 0, rng)
+        n = kernel_legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
+                               scratch.work)
+        stream(seed, 0, rng)
         if seats:
             i = seats.decide(turn, pos, self._deck, n, scratch,
                              lambda: f"this position (seat {turn}, play {len(self.moves) + 1})")
         else:
-            i = kernels.batch.call(kernels.strategies.decide, s.spec.id, s.vector(), turn, n,
-                                   scratch.board(pos, self._deck), scratch.kit(self._packed))
+            i = batch.call(decide, s.spec.id, s.vector(), turn, n,
+                           scratch.board(pos, self._deck), scratch.kit(self._packed))
             if not 0 <= i < n:
                 raise RuntimeError(f"strategy {s} chose move {i} of {n}")
         return Move(int(cards[i]), _cards_of(int(takes[i])))
@@ -557,30 +560,6 @@ class Round:
                     f"{f} {res[f'{f}_{t}']}" for f in ("cards", "coins", "settebello", "primiera",
                                                        "scopas", "points")))
         return "\n".join(lines)
-
-
-def position_arrays(rules: Rules, hands, table, deck, plays: int,
-                    piles: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """A kernel position array and deck order from hands, table and undealt
-    deck (lists of cards), `plays` plays into the round, with the piles,
-    scopas, last capturer, turn, dealer and captures of `piles` (a position
-    array; none: nobody has captured). Every card in none of them and in no
-    pile is out of the round: in pile slot OUT, when no side has it. The one
-    position builder: `Round.from_position`, a round changed by hand and
-    `advise.build_position` build here."""
-    pos = np.zeros(P.POS_SIZE, np.uint64) if piles is None else piles.copy()
-    for seat in range(L.MAX_PLAYERS):
-        pos[P.HAND + seat] = mask_of(hands[seat]) if seat < len(hands) else 0
-    pos[P.TABLE] = mask_of(table)
-    pos[P.PLAYS] = plays
-    pos[P.TOTAL] = plays + sum(map(len, hands)) + len(deck)
-    pos[P.DECK] = L.N_CARDS - len(deck)
-    if rules.n_sides < L.MAX_PLAYERS:
-        held = pos[P.HAND:P.PILE + OUT].tolist() + [int(pos[P.TABLE]), mask_of(deck)]
-        pos[P.PILE + OUT] = int(L.ALL_CARDS) & ~functools.reduce(int.__or__, held)
-    undealt = set(deck)
-    return pos, np.array([c for c in range(L.N_CARDS) if c not in undealt] + list(deck),
-                         np.int64)
 
 
 def _scores(scores, rules: Rules) -> list[int]:
@@ -673,7 +652,7 @@ class Game:
     def _next_round(self, scores: list[int]) -> None:
         self.scores = scores
         if not self.done:
-            self._deal(int(kernels.round.next_dealer(self.round.dealer, self.rules.players)))
+            self._deal(int(R.next_dealer(self.round.dealer, self.rules.players)))
 
     def end_unplayed(self, points: Sequence[int]) -> None:
         """End the round being played without playing it out (a record that
@@ -684,7 +663,7 @@ class Game:
         self._next_round([s + p for s, p in zip(self.scores, points)])
 
     def record(self, names: Sequence[str] | None = None, headers: dict | None = None) -> str:
-        """The game as a record (`record_format.write_record`, docs/RECORDS.md):
+        """The game as a record (`write_record`, docs/RECORDS.md):
         `names` one per seat; `headers` more 'Key: value' lines."""
         return write_record(self, names, headers)
 
@@ -749,3 +728,85 @@ def _check_kernel_position(rules: Rules, pos: np.ndarray, deck: np.ndarray) -> N
     if _check_position(rules, [_cards_of(m) for m in hands[:n]], _cards_of(table),
                        deck[at:].tolist(), dealer) != turn:
         bad(f"seat {turn} is not the seat to play")
+
+
+# ---- the game as a record ----------------------------------------------------------
+def write_record(game: Game, seat_names: list[str] | None = None,
+                 headers: dict[str, str] | None = None) -> str:
+    """The record of a `Game`, finished or not (`Game.record`): headers, then
+    per round its dealer, table, each deal's hands, the plays (with the
+    record's comments beside them), and at its
+    end the counts, points and score. `seat_names`: one per seat (default:
+    the record's own, or seat0, seat1, ...); `headers`: more 'Key: value' lines."""
+    r, notes = game.rules, game.notes
+    seat_names = list(seat_names or (notes.names if notes else
+                                     [f"seat{s}" for s in range(r.players)]))
+    check_names(seat_names, r.players)
+    extra = {**(notes.headers if notes else {}), **(headers or {})}
+    out = ["# scopa-sim game record (docs/RECORDS.md)", f"Rules: {r.name}",
+           f"Seats: {' '.join(seat_names)}", f"First dealer: {seat_names[game.rounds[0].dealer]}",
+           f"Score: {_row(game.start)}"]
+    for key, value in extra.items():
+        key, value = " ".join(str(key).split()), " ".join(str(value).split())
+        if (not HEADER_KEY.fullmatch(key) or key.lower() in KEYWORDS
+                or round_line_key(key)):
+            raise ValueError(f"a header key is a word not used by the format, not {key!r}")
+        if "#" in value:                   # read back, it would start a comment
+            raise ValueError(f"a header value holds no '#' (it starts a comment), not {value!r}")
+        out.append(f"{key}: {value}")
+    scores = list(game.start)
+    for k, rnd in enumerate(game.rounds):
+        rn = notes.rounds[k] if notes and k < len(notes.rounds) else None
+        out += ["", f"Round {k + 1}", f"Dealer: {seat_names[rnd.dealer]}",
+                f"Table: {names(rnd.dealt_table) or '-'}"]
+        out += _plays(rnd, rn, seat_names)
+        if rnd.done:
+            res = rnd.result()
+            if rnd.last_capturer >= 0 and rnd.left_on_table:
+                out.append(f"# {seat_names[rnd.last_capturer]} takes the last cards: "
+                           f"{names(rnd.left_on_table)}")
+            counts = {t: {k_: res[COUNTED_POINTS.get(k_, k_) + f"_{t}"] for k_ in count_keys(r)}
+                      for t in range(r.n_sides)}
+            points = [res[f"points_{t}"] for t in range(r.n_sides)]
+        elif rn is not None and not rn.complete:
+            out.append("...")
+            counts, points = rn.counts, rn.points
+        else:
+            continue                                   # a round being played: written so far
+        side_names = {t: seat_names[r.teams.index(t)] for t in range(r.n_sides)}
+        out += [f"Counts {side_names[t]}: " + " ".join(f"{k_} {v}" for k_, v in c.items())
+                for t, c in sorted(counts.items())]
+        if points is not None:
+            scores = [s + p for s, p in zip(scores, points)]
+            out += [f"Points: {_row(points)}", f"Score: {_row(scores)}"]
+    return "\n".join(out + ["", "End", ""])
+
+
+def _row(numbers) -> str:
+    return " ".join(map(str, numbers))
+
+
+def _plays(rnd, rn: RoundNotes | None, seat_names: list[str]) -> list[str]:
+    """A round's hand lines and plays: each deal's hands (as the record
+    wrote them, or as dealt), then its plays."""
+    r = rnd.rules
+    per_deal = r.players * r.hand_size
+    out = []
+    for d in range(len(rnd.moves) // per_deal + 1):
+        if rn is not None:
+            hands = rn.written[d] if d < len(rn.written) else {}
+        elif d * per_deal < len(rnd.dealt_hands) and rnd.dealt_hands[d * per_deal] is not None:
+            hands = dict(enumerate(rnd.dealt_hands[d * per_deal]))
+        else:
+            break
+        out += [f"Hand {seat_names[s]}: " + " ".join("?" if c is None else card_name(c)
+                                                      for c in cards)
+                for s, cards in sorted(hands.items())]
+        for p in range(d * per_deal, min(len(rnd.moves), (d + 1) * per_deal)):
+            seat, c, take = rnd.moves[p]
+            comment = rn.comments[p] if rn is not None and p < len(rn.comments) else ""
+            out.append(f"{seat_names[seat]}: {card_name(c)}" + (f" takes {names(take)}" if take
+                                                                else "")
+                       + (" scopa" if rnd.scopa_plays[p] else "")
+                       + (f"  # {comment}" if comment else ""))
+    return out

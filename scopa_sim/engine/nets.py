@@ -1,5 +1,5 @@
-"""The `net` strategy's networks: weights files, the shipped one, and the
-kernel's record of a run's networks.
+"""The `net` strategy's networks: weights files, the shipped one, the
+kernel's record of a run's networks, and their input (`features`).
 
 A weights file is a NumPy `.npz` (read without pickles) of six float32 arrays
 and a JSON text::
@@ -26,7 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from .. import data
-from ..kernels.net import F_SIZE, net_record
+from ..kernels.net import (A_NEXT_PARTNER, A_UNSEEN, AFTER_FIELDS, F_DECK_LEFT, F_HAND, F_HAND_SIZE,
+                           F_LAST, F_MINE, F_NEXT_HAND, F_NEXT_PARTNER, F_SCOPAS_MINE,
+                           F_SCOPAS_THEIRS, F_SIZE, F_TABLE, F_TABLE_SUM, F_THEIRS,
+                           F_UNSEEN_RANK, WIDTH, net_record)
 
 FORMAT = "scopa-sim-net/1"
 SHIPPED = "net-scopa.npz"                 # the package's network (`data`), 2-player scopa
@@ -193,3 +196,27 @@ def record(weights: list[Weights]):
                            f"{', '.join(map(str, sorted(shapes)))}")
     return net_record(*(np.stack([w.arrays[k] for w in weights]) for k in range(5)),
                       np.concatenate([w.arrays[5] for w in weights]))
+
+
+def features(after: np.ndarray) -> np.ndarray:
+    """The network's input (float32[rows, F_SIZE] of 0 and 1) of afterstates
+    (int64[rows, A_SIZE], `kernels.net.after`)."""
+    rows = after.shape[0]
+    x = np.zeros((rows, F_SIZE), np.float32)
+    bits = np.arange(40, dtype=np.uint64)
+    for field, at in (("hand", F_HAND), ("table", F_TABLE), ("mine", F_MINE),
+                      ("theirs", F_THEIRS)):
+        sets = after[:, AFTER_FIELDS.index(field)].astype(np.uint64)
+        x[:, at:at + 40] = (sets[:, None] >> bits) & np.uint64(1)
+    r = np.arange(rows)
+    for field, at in (("scopas_mine", F_SCOPAS_MINE), ("scopas_theirs", F_SCOPAS_THEIRS),
+                      ("deck_left", F_DECK_LEFT), ("hand_size", F_HAND_SIZE),
+                      ("next_hand", F_NEXT_HAND), ("last", F_LAST),
+                      ("table_sum", F_TABLE_SUM)):
+        x[r, at + np.minimum(after[:, AFTER_FIELDS.index(field)], WIDTH[field] - 1)] = 1
+    x[:, F_NEXT_PARTNER] = after[:, A_NEXT_PARTNER]
+    hidden = after[:, A_UNSEEN].astype(np.uint64)
+    for rank in range(1, 11):
+        held = (hidden[:, None] >> (bits[rank - 1::10])) & np.uint64(1)     # its 4 cards
+        x[r, F_UNSEEN_RANK + 5 * (rank - 1) + held.sum(1).astype(np.int64)] = 1
+    return x

@@ -1,17 +1,12 @@
-"""The game record format's words, and writing a record (the format:
-docs/RECORDS.md). Reading it back is `records`, which replays a record
-through a `Game`; `Game.record` writes with `write_record` here."""
+"""The game record format's words (the format: docs/RECORDS.md). A `Game`
+writes itself as a record (`game.write_record`); reading one back is
+`records`, which replays it through a `Game`."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from .cards import card_name, names
 from .rules import Rules
-
-if TYPE_CHECKING:                       # a game is written, never built, here
-    from .game import Game
 
 KEYWORDS = {"round", "dealer", "table", "hand", "points", "score", "counts", "end",
             "rules", "seats", "first dealer"}
@@ -57,88 +52,6 @@ class RecordNotes:
         """The comment the record writes beside play `play` of round `k` ('' for none)."""
         comments = self.rounds[k].comments if k < len(self.rounds) else []
         return comments[play] if play < len(comments) else ""
-
-
-# ---- writing -------------------------------------------------------------------------
-def write_record(game: Game, seat_names: list[str] | None = None,
-                 headers: dict[str, str] | None = None) -> str:
-    """The record of a `Game`, finished or not (`Game.record`): headers, then
-    per round its dealer, table, each deal's hands, the plays (with the
-    record's comments beside them), and at its
-    end the counts, points and score. `seat_names`: one per seat (default:
-    the record's own, or seat0, seat1, ...); `headers`: more 'Key: value' lines."""
-    r, notes = game.rules, game.notes
-    seat_names = list(seat_names or (notes.names if notes else
-                                     [f"seat{s}" for s in range(r.players)]))
-    check_names(seat_names, r.players)
-    extra = {**(notes.headers if notes else {}), **(headers or {})}
-    out = ["# scopa-sim game record (docs/RECORDS.md)", f"Rules: {r.name}",
-           f"Seats: {' '.join(seat_names)}", f"First dealer: {seat_names[game.rounds[0].dealer]}",
-           f"Score: {_row(game.start)}"]
-    for key, value in extra.items():
-        key, value = " ".join(str(key).split()), " ".join(str(value).split())
-        if (not HEADER_KEY.fullmatch(key) or key.lower() in KEYWORDS
-                or round_line_key(key)):
-            raise ValueError(f"a header key is a word not used by the format, not {key!r}")
-        if "#" in value:                   # read back, it would start a comment
-            raise ValueError(f"a header value holds no '#' (it starts a comment), not {value!r}")
-        out.append(f"{key}: {value}")
-    scores = list(game.start)
-    for k, rnd in enumerate(game.rounds):
-        rn = notes.rounds[k] if notes and k < len(notes.rounds) else None
-        out += ["", f"Round {k + 1}", f"Dealer: {seat_names[rnd.dealer]}",
-                f"Table: {names(rnd.dealt_table) or '-'}"]
-        out += _plays(rnd, rn, seat_names)
-        if rnd.done:
-            res = rnd.result()
-            if rnd.last_capturer >= 0 and rnd.left_on_table:
-                out.append(f"# {seat_names[rnd.last_capturer]} takes the last cards: "
-                           f"{names(rnd.left_on_table)}")
-            counts = {t: {k_: res[COUNTED_POINTS.get(k_, k_) + f"_{t}"] for k_ in count_keys(r)}
-                      for t in range(r.n_sides)}
-            points = [res[f"points_{t}"] for t in range(r.n_sides)]
-        elif rn is not None and not rn.complete:
-            out.append("...")
-            counts, points = rn.counts, rn.points
-        else:
-            continue                                   # a round being played: written so far
-        side_names = {t: seat_names[r.teams.index(t)] for t in range(r.n_sides)}
-        out += [f"Counts {side_names[t]}: " + " ".join(f"{k_} {v}" for k_, v in c.items())
-                for t, c in sorted(counts.items())]
-        if points is not None:
-            scores = [s + p for s, p in zip(scores, points)]
-            out += [f"Points: {_row(points)}", f"Score: {_row(scores)}"]
-    return "\n".join(out + ["", "End", ""])
-
-
-def _row(numbers) -> str:
-    return " ".join(map(str, numbers))
-
-
-def _plays(rnd, rn: RoundNotes | None, seat_names: list[str]) -> list[str]:
-    """A round's hand lines and plays: each deal's hands (as the record
-    wrote them, or as dealt), then its plays."""
-    r = rnd.rules
-    per_deal = r.players * r.hand_size
-    out = []
-    for d in range(len(rnd.moves) // per_deal + 1):
-        if rn is not None:
-            hands = rn.written[d] if d < len(rn.written) else {}
-        elif d * per_deal < len(rnd.dealt_hands) and rnd.dealt_hands[d * per_deal] is not None:
-            hands = dict(enumerate(rnd.dealt_hands[d * per_deal]))
-        else:
-            break
-        out += [f"Hand {seat_names[s]}: " + " ".join("?" if c is None else card_name(c)
-                                                      for c in cards)
-                for s, cards in sorted(hands.items())]
-        for p in range(d * per_deal, min(len(rnd.moves), (d + 1) * per_deal)):
-            seat, c, take = rnd.moves[p]
-            comment = rn.comments[p] if rn is not None and p < len(rn.comments) else ""
-            out.append(f"{seat_names[seat]}: {card_name(c)}" + (f" takes {names(take)}" if take
-                                                                else "")
-                       + (" scopa" if rnd.scopa_plays[p] else "")
-                       + (f"  # {comment}" if comment else ""))
-    return out
 
 
 # ---- counts -------------------------------------------------------------------------

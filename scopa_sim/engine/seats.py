@@ -17,14 +17,15 @@ import functools
 
 import numpy as np
 
-from .. import kernels
 from . import nets
 from .checks import MAX_SEED
 from .checks import raised
 from .isolate import Closed, Forfeit
-from ..kernels import registry, layout as L, position as P
-from ..kernels.play import FAULT, OVER
-from ..kernels.users import F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE, no_user
+from ..kernels import batch, observe, registry, layout as L, position as P, round as R
+from ..kernels.moves import legal_moves
+from ..kernels.play import FAULT, OVER, play_at
+from ..kernels.users import (F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE,
+                             context as users_context, no_user)
 from .rules import Rules, kernel_rules
 from .strategies import Strategy, pack_strategies
 from .user import UserSpec, user_call
@@ -55,8 +56,8 @@ class Seats:
         self.packed = kernel_rules(rules)
         self.ids, self.params, self.seats, self.users, self.nets = pack_strategies(strategies, rules)
         self.python = entrants is not None or any(not u.jitted for u in self.users)
-        self.kind = kernels.batch.kind_for(self.ids[:rules.players])
-        self.chooser = kernels.batch.chooser_for(self.ids[:rules.players])
+        self.kind = batch.kind_for(self.ids[:rules.players])
+        self.chooser = batch.chooser_for(self.ids[:rules.players])
         ids = self.ids.copy()          # the Python round loop's: a Python strategy's seat is PYTHON
         for seat, s in enumerate(self.seats):
             if isinstance(s.spec, UserSpec) and (entrants is not None or not s.spec.jitted):
@@ -74,13 +75,13 @@ class Seats:
     def context(self):
         """A fresh users context (`kernels.users`) with these user strategies
         in their slots."""
-        return kernels.users.context(*self._slots())
+        return users_context(*self._slots())
 
     def scratch(self):
         """Fresh kernel scratch with this users context and these networks
         (the search strategies' arrays only for a lineup that searches)."""
         search = self.kind == "search"
-        return kernels.scratch(*self._slots(), nets=self.net_record() if search else None,
+        return batch.scratch(*self._slots(), nets=self.net_record() if search else None,
                                search=search)
 
     def net_record(self):
@@ -106,8 +107,8 @@ class Seats:
         if seed > MAX_SEED:
             raise ValueError(f"a seed above 2**64-1 goes with isolation, not {seed}")
         try:
-            rows = kernels.simulate_units(games, seed, first, count, self.packed, self.ids,
-                                          self.params, sides, rounds, scratch)
+            rows = batch.simulate_units(games, seed, first, count, self.packed, self.ids,
+                                        self.params, sides, rounds, scratch)
         except Exception as e:
             if not self.users:
                 raise
@@ -158,11 +159,11 @@ class Seats:
         """`play` by the Python round loop (see the module docstring); with
         `record`, each round's deck order and plays (seat, card, capture set)
         are appended to it as a pair of arrays."""
-        K, rules = kernels, self.packed
+        rules = self.packed
         rng, deck, pos, log = scratch.rng, scratch.deck, scratch.pos, scratch.log
         scores, fault = scratch.users.scores, scratch.users.fault
         board, kit = scratch.board(), scratch.kit(rules)
-        step = K.batch.step_for(self.ids[:self.rules.players])
+        step = batch.step_for(self.ids[:self.rules.players])
         n, n_sides = self.rules.players, self.rules.n_sides
         row = 0
         lo, hi = np.uint64(int(seed) % 2**64), np.uint64(int(seed) >> 64)
@@ -172,14 +173,14 @@ class Seats:
             while True:
                 if row == rounds.shape[0]:
                     return -1
-                K.round.keyed_deal_round(lo, hi, u, number, deck, rng)
+                R.keyed_deal_round(lo, hi, u, number, deck, rng)
                 result, fields = sides[row], rounds[row]
                 P.start_round(pos, deck, dealer, rules)
                 forfeited = set()
                 while True:
                     fault[F_STRATEGY] = -1
                     try:                      # the kernel's seats, up to a Python one
-                        status = K.batch.call(step, self.lineup, board, kit)
+                        status = batch.call(step, self.lineup, board, kit)
                     except (Exception, SystemExit) as e:    # a strategy may not end the program
                         seat = int(pos[P.TURN])
                         raise StrategyError(
@@ -191,24 +192,24 @@ class Seats:
                     where = functools.partial(_where, games, u, number, seat, play)
                     if status == FAULT:
                         raise self.bad_choice(fault, seat, where())
-                    m = K.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules, scratch.cards,
-                                      scratch.takes, scratch.work)
+                    m = legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules, scratch.cards,
+                                    scratch.takes, scratch.work)
                     i = self._move(seat, pos, deck, m, scratch, where, forfeited)
-                    K.play.play_at(board, kit, np.int64(i))
-                K.round.end_round(pos, rules, dealer, result, fields)
+                    play_at(board, kit, np.int64(i))
+                R.end_round(pos, rules, dealer, result, fields)
                 for seat in forfeited:
                     result[self.rules.teams[seat]] = 0
-                K.round.keep_piles(scratch.taken, row, pos, n_sides)
+                R.keep_piles(scratch.taken, row, pos, n_sides)
                 if record is not None:
                     record.append((deck.copy(), log[:int(pos[P.PLAYS])].copy()))
                 if games:
-                    K.round.add_round(scores, result, n_sides)
+                    R.add_round(scores, result, n_sides)
                 fields[L.Q_ROUND], fields[L.Q_GAME] = (number, u) if games else (u, -1)
                 row += 1
-                if not games or K.round.game_over(scores, n_sides, self.rules.target):
+                if not games or R.game_over(scores, n_sides, self.rules.target):
                     break
                 number += 1
-                dealer = int(K.round.next_dealer(dealer, n))
+                dealer = int(R.next_dealer(dealer, n))
         return row
 
     # -- one decision -------------------------------------------------------
@@ -234,8 +235,8 @@ class Seats:
             if isinstance(strategy.spec, UserSpec):
                 i = self._user_choice(strategy.spec, seat, pos, n, cards, takes, p, scratch)
             else:
-                i = kernels.batch.call(self.chooser, int(self.ids[seat]), p, seat, n,
-                                       scratch.board(pos, deck), scratch.kit(self.packed))
+                i = batch.call(self.chooser, int(self.ids[seat]), p, seat, n,
+                               scratch.board(pos, deck), scratch.kit(self.packed))
         except (Forfeit, Closed):
             raise
         except (Exception, SystemExit) as e:         # a strategy may not end the program
@@ -251,8 +252,8 @@ class Seats:
 
     def _user_choice(self, spec: UserSpec, seat, pos, n, cards, takes, p, scratch):
         rng, users = scratch.rng, scratch.users
-        obs = np.zeros(kernels.observe.O_SIZE, np.int64)           # fresh for every call
-        kernels.observe.observe(seat, pos, self.packed, users.scores, rng, obs)
+        obs = np.zeros(observe.O_SIZE, np.int64)           # fresh for every call
+        observe.observe(seat, pos, self.packed, users.scores, rng, obs)
         if self.entrants is not None:
             return self.entrants.ask(spec, seat, obs, p, cards[:n], takes[:n])
         return self._calls[spec](obs, cards[:n].copy(), takes[:n].astype(np.int64), p.copy())

@@ -362,7 +362,7 @@ def user_call(spec: UserSpec, rules):
     `Observation`, a list of moves and (if it takes them) a dict of params."""
     if spec.jitted:
         return spec.function
-    from ..observation import Observation     # Numba's observe kernels: only to call one
+    from .observation import Observation      # Numba's observe kernels: only to call one
     from .cards import cards_of
     takes_params = python_arity(spec.function) == 3
 

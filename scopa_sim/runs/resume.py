@@ -9,7 +9,7 @@ import functools
 import time
 from collections.abc import Callable
 
-from ..analysis.summary import Tally
+from .summary import Tally
 from .executors import HERE, executor
 from .plan import RunSpec
 from .runner import batch_columns, run

@@ -75,23 +75,19 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import kernels
 from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, DEFAULT_ROLLOUTS,
                         DEFAULT_STRATEGY, MAX as MAX_BATCH, ROLLOUTS)
-from ..engine.cards import (Card, card_name, card_with_alias, cards_of, mask_of, move_text, names,
-                            parse_cards)
-from ..engine.checks import below_target, mine_theirs, plural, raised, seed_or_fresh, whole
-from ..runs.runner import run
-from ..kernels import registry, layout as L, position as P
-from ..kernels.batch import call
-from ..kernels.users import F_PLAY, F_SEAT
-from ..engine.seats import Seats, StrategyError
-from ..engine.rules import Rules, kernel_rules
+from ..engine.cards import Card, card_name, cards_of, move_text, names
+from ..engine.checks import below_target, pair, seed_or_fresh, whole
+from ..engine.game import Game, Round
+from ..engine.positions import build_position
+from ..engine.rollouts import exact as exact_values, is_fast, root, rollouts as play_rollouts
+from ..engine.rules import Rules
 from ..engine.strategies import Strategy, parse_strategy
 from ..analysis.markov import tied_chances, win_table
-from ..analysis.stats import column_chances, column_means
-from ..engine.game import Game, Round, position_arrays
-from ..kernels.moves import W_SIZE
+from ..kernels import registry
+from ..runs.runner import run
+from ..stats import column_chances, column_means
 from . import verdicts
 from .odds import simulated_counts
 
@@ -99,7 +95,6 @@ MAX_ROLLOUTS = 10_000_000
 BATCH = ROLLOUTS                # rollouts per batch (defaults.py); the stop checks come at BATCH x 2^k
 EXACT_CARDS = 10                # exact values with at most this many cards in hands
 GAME_ROUNDS = 20_000            # self-play rounds for the game's Markov chain
-OUT = L.MAX_PLAYERS - 1         # the pile slot of cards out of play (no side's)
 
 COLUMNS = {
     "move": "the move, e.g. '7d takes 2c 5s' or 'As trails'",
@@ -124,19 +119,7 @@ COLUMNS = {
 }
 
 
-# ---- the position ---------------------------------------------------------------
-def _pair(value, what: str) -> tuple[int, int]:
-    """A MINE-THEIRS pair from "5-7" or (5, 7)."""
-    if isinstance(value, str):
-        return mine_theirs(value, what)
-    try:
-        a, b = value
-        return whole(a, what, 0, 10**6), whole(b, what, 0, 10**6)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} is two whole numbers (mine, theirs), e.g. '5-7', "
-                         f"not {value!r}") from None
-
-
+# ---- the score ------------------------------------------------------------------
 def check_score(score, rules: Rules) -> tuple[int, int] | None:
     """The game score before the round, (mine, theirs) from "5-7" or a pair:
     two sides, both below the target (None stays None)."""
@@ -145,114 +128,7 @@ def check_score(score, rules: Rules) -> tuple[int, int] | None:
     if rules.n_sides != 2:
         raise ValueError(f"the chance of winning the game needs rules with two sides; "
                          f"{rules.name} has {rules.n_sides}")
-    return below_target(_pair(score, "the score"), rules.target, "advise does not take")
-
-
-def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopas=None,
-                   last=None) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel position (seat 0 to play) and deck order of a position
-    written out from the seat to play's view; ValueError (one line) if the
-    rules cannot reach it.
-
-    `hand`: the seat's cards; `table`; `seen`: cards out of play whose pile
-    does not matter (they score for nobody); `mine` / `theirs`: the piles of
-    the seat's side and (two sides only) of the other side; `scopas`
-    (mine, theirs); `last`: "mine" or "theirs", the side that captured last
-    (default: the only side with a pile; with neither, nobody, so leftovers
-    nobody captures after stay unscored). Every other card is in the other
-    hands or the undealt deck. The plays so far follow from the counts (the
-    table and the piles, less the cards first dealt to the table), and from
-    them the deal: who leads, every hand's size, the deck's size.
-    """
-    n, h, t = rules.players, rules.hand_size, rules.table_size
-    given = {"hand": parse_cards(hand), "table": parse_cards(table), "seen": parse_cards(seen),
-             "mine": parse_cards(mine), "theirs": parse_cards(theirs)}
-    total = sum(map(len, given.values()))
-    if total > L.N_CARDS:
-        raise ValueError(f"{total} cards given: the deck holds {L.N_CARDS}")
-    where: dict[int, str] = {}
-    for place, cs in given.items():
-        for c in cs:
-            if c in where:
-                raise ValueError(f"card {card_with_alias(c)} is in two places: {where[c]} "
-                                 f"and {place}")
-            where[c] = place
-    hand, table, seen, mine, theirs = given.values()
-    if theirs and rules.n_sides != 2:
-        raise ValueError(f"{rules.name} has {rules.n_sides} sides: give the other sides' "
-                         f"captured cards as seen")
-    if seen and rules.n_sides == L.MAX_PLAYERS:
-        raise ValueError(f"with {rules.n_sides} sides there is no pile for cards seen out of "
-                         f"play (only mine can be given)")
-    if not hand:
-        raise ValueError("the hand is empty: give the cards of the seat to play")
-    if len(hand) > h:
-        raise ValueError(f"a hand of {plural(len(hand), 'card')}: {rules.name} deals "
-                         f"{plural(h, 'card')}")
-    plays = len(table) + len(seen) + len(mine) + len(theirs) - t
-    if plays < 0:
-        raise ValueError(f"{plural(t + plays, 'card')} {'is' if t + plays == 1 else 'are'} on the table "
-                         f"or out of play: a round starts "
-                         f"with {t} on the table (give captured cards as mine, theirs or seen)")
-    per_deal = n * h
-    round_cards = L.N_CARDS - t if rules.refill else per_deal
-    if plays >= round_cards:
-        raise ValueError(f"{plays} cards have been played: the round is over after "
-                         f"{round_cards}")
-    q, r = divmod(plays % per_deal, n)            # turns round the table this deal, and past
-    if len(hand) != h - q:
-        raise ValueError(f"a hand of {plural(len(hand), 'card')} after {plural(plays, 'play')}: "
-                         f"the seat to play holds {h - q} (the table, the piles and the seen "
-                         f"cards say how many cards were played; a deal gives {h} to each of "
-                         f"{n} players)")
-    sides = _pair(scopas, "scopas") if scopas is not None else (0, 0)
-    if sides[1] and rules.n_sides != 2:
-        raise ValueError("scopas of the other side need rules with two sides")
-    captures = 0                     # the fewest captures the piles and scopas need
-    for k, pile, who in ((0, mine, "mine"), (1, theirs, "theirs")):
-        if len(pile) == 1:
-            raise ValueError(f"a pile of one card ({who}): a capture takes the card played "
-                             f"and at least one from the table")
-        if sides[k] > len(pile) // 2:
-            raise ValueError(f"{sides[k]} scopas for {who} need at least {2 * sides[k]} cards "
-                             f"in that pile, not {len(pile)}")
-        captures += max(sides[k], len(pile) > 0)
-    if plays < max(captures, len(seen) > 0):
-        raise ValueError(f"the piles and seen cards need at least "
-                         f"{plural(max(captures, 1), 'play')}, but with {len(table)} cards on "
-                         f"the table the counts say {plural(plays, 'play')} (a round starts "
-                         f"with {t} on the table)")
-    if last is None:
-        last = "mine" if mine and not theirs else "theirs" if theirs and not mine else None
-        if mine and theirs:
-            raise ValueError("both sides have captured: say which captured last "
-                             "(last: mine or theirs)")
-    elif last not in ("mine", "theirs"):
-        raise ValueError(f"last is mine or theirs, not {last!r}")
-    elif not (mine if last == "mine" else theirs):
-        raise ValueError(f"{last} captured last but that pile is empty")
-
-    # Seat 0 plays: the leader is r seats before it; the seats from the leader
-    # up to seat 0 have played this deal (one card fewer). The other hands
-    # hold placeholders, as the deck does: a rollout deals them afresh.
-    leader = -r % n
-    unknown = [c for c in range(L.N_CARDS) if c not in where]
-    hands = [hand]
-    for s in range(1, n):
-        size = h - q - ((s - leader) % n < r)
-        hands.append(unknown[:size])
-        unknown = unknown[size:]
-    base = np.zeros(P.POS_SIZE, np.uint64)     # the piles, scopas, last capturer, turn, dealer
-    ours = rules.teams[0]
-    base[P.PILE + ours] = mask_of(mine)
-    base[P.SCOPAS + ours] = sides[0]
-    if rules.n_sides == 2:
-        base[P.PILE + 1 - ours] = mask_of(theirs)
-        base[P.SCOPAS + 1 - ours] = sides[1]
-    base[P.LAST] = 0 if last is None else 1 if last == "mine" else n     # seat 0, or seat n-1
-    base[P.TURN] = 0
-    base[P.DEALER] = (leader - 1) % n
-    return position_arrays(rules, hands, table, unknown, plays, piles=base)
+    return below_target(pair(score, "the score"), rules.target, "advise does not take")
 
 
 # ---- rollouts ---------------------------------------------------------------------
@@ -274,32 +150,11 @@ class _Job:
 
 def _batch(job: _Job, b: int):
     """Rollouts b*batch.. of every move: what each ends with, a
-    `kernels.advise.Outcomes` (count rows)."""
-    from ..kernels.advise import advise_batch, buffers, deep_batch, outcomes
-    from ..kernels.batch import kit
+    `kernels.advise.Outcomes` (count rows; `engine.rollouts.rollouts`)."""
     first = b * job.batch
-    count = min(job.batch, job.total - first)
-    n = len(job.cards)
-    seats = Seats(job.rules, (job.strategy,) * job.rules.n_sides)
-    users = seats.context()
-    ends = outcomes(count, n, job.rules.n_sides)
-    try:
-        kernel = advise_batch if is_fast(job.strategy) else deep_batch
-        done = call(kernel, np.uint64(job.seed), np.int64(first), np.int64(count),
-                    np.int64(job.seat), np.int64(n), P.board(job.pos, job.deck, job.cards,
-                                                              job.takes),
-                    ends, buffers(seats.ids[0], seats.params[0]),
-                    kit(seats.packed, users=users, nets=seats.net_record()))
-    except Exception as e:
-        if not seats.users:
-            raise
-        raise StrategyError(f"strategy {job.strategy} raised {raised(e)} "
-                            f"in an advise rollout") from None
-    if done < 0:
-        f = users.fault
-        seat = int(f[F_SEAT])
-        raise seats.bad_choice(f, seat, f"an advise rollout (seat {seat}, play {int(f[F_PLAY])})")
-    return ends
+    return play_rollouts(job.rules, job.strategy, job.seed, first,
+                         min(job.batch, job.total - first), job.seat, job.pos, job.deck, job.cards,
+                         job.takes)
 
 
 def rollout_strategy(strategy) -> Strategy:
@@ -312,41 +167,12 @@ def rollout_strategy(strategy) -> Strategy:
     return s
 
 
-def is_fast(strategy: Strategy) -> bool:
-    """Whether rollouts by `strategy` run in the fast kernel (`advise_batch`):
-    a fast built-in or a user's; a search strategy plays in `deep_batch`."""
-    spec = strategy.spec
-    return spec.id in registry.FAST if hasattr(spec, "id") else True
-
-
 def self_play(strategy: Strategy) -> Strategy:
     """The strategy whose self-play stands for `strategy`'s over many rounds
     (the game's chain, review's baseline): itself when fast or `net`, else
     `DEFAULT_STRATEGY` (20,000 rounds of a search take minutes)."""
     quick = is_fast(strategy) or getattr(strategy.spec, "id", None) == registry.ID.net
     return strategy if quick else parse_strategy(DEFAULT_STRATEGY)
-
-
-def _exact(seat, pos, deck, rules_v, cards, takes, n_sides):
-    """(margins float64[n], the ends of a best line of each, an `Outcomes`
-    of one row) by minimax, or None."""
-    from ..kernels.advise import exact_values, outcomes
-    from ..kernels.batch import kit
-    n = len(cards)
-    values = np.zeros(n, np.float64)
-    ends = outcomes(1, n, n_sides)
-    ok = call(exact_values, np.int64(seat), np.int64(n), P.board(pos, deck, cards, takes),
-              P.board(), values, ends, kit(rules_v))
-    return None if ok < 0 else (values, ends)
-
-
-def _open(pos: np.ndarray, seat: int, rules: Rules) -> bool:
-    """Whether nothing is hidden from `seat` (`search.solvable`): the deck is
-    out and at most one other seat holds cards, and few enough cards remain."""
-    hands = [int(pos[P.HAND + s]) for s in range(rules.players)]
-    others = [s for s in range(rules.players) if s != seat and hands[s]]
-    return (int(pos[P.DECK]) == L.N_CARDS and len(others) <= 1
-            and sum(bin(m).count("1") for m in hands) <= EXACT_CARDS)
 
 
 # ---- statistics -------------------------------------------------------------------
@@ -418,25 +244,20 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
                                             and 0 < until_halfwidth < 100):
         raise ValueError(f"until_halfwidth is a number of points above 0, e.g. 0.05, "
                          f"not {until_halfwidth!r}")
-    rules_v = kernel_rules(rules)
     side = rules.teams[seat]
     n_sides = rules.n_sides
-    cards = np.zeros(L.MAX_MOVES, np.int64)
-    takes = np.zeros(L.MAX_MOVES, np.uint64)
-    n = int(kernels.legal_moves(pos[P.HAND + seat], pos[P.TABLE], rules_v, cards, takes,
-                                np.zeros(W_SIZE, np.int64)))
-    cards, takes = cards[:n].copy(), takes[:n].copy()
+    moves = root(pos, seat, rules, EXACT_CARDS)
+    cards, takes, n = moves.cards, moves.takes, len(moves.cards)
     texts = [move_text(int(cards[j]), cards_of(int(takes[j]))) for j in range(n)]
     mine = None if played is None else texts.index(move_text(*played))
-    next_dealer = (int(pos[P.DEALER]) + 1) % rules.players
+    next_dealer = (moves.dealer + 1) % rules.players
     looks = _looks(rollouts, batch)
-    result = {"hand": names(cards_of(int(pos[P.HAND + seat]))),
-              "table": names(cards_of(int(pos[P.TABLE]))), "rules": rules.name,
-              "strategy": str(s), "seed": seed, "seat": seat, "side": side, "sides": n_sides,
-              "score": list(score) if score is not None else None, "looks": looks, "moves": []}
+    result = {"hand": names(cards_of(moves.hand)), "table": names(cards_of(moves.table)),
+              "rules": rules.name, "strategy": str(s), "seed": seed, "seat": seat, "side": side,
+              "sides": n_sides, "score": list(score) if score is not None else None,
+              "looks": looks, "moves": []}
 
-    exact = _exact(seat, pos, deck, rules_v, cards, takes, n_sides) if _open(
-        pos, seat, rules) else None
+    exact = exact_values(rules, seat, pos, deck, cards, takes) if moves.open else None
     if exact is not None:
         values, ends = exact
         got = verdicts.samples(ends.scores, ends.swept, side, values)

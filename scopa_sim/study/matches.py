@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import defaults as sizes
 from ..analysis.ratings import bradley_terry
-from ..analysis.stats import PairedMoments, wilson
+from ..stats import PairedMoments, wilson
 from ..engine.checks import seed_or_fresh
 from ..engine.isolate import MOVE_TIMEOUT, Entrants
 from ..runs.executors import HERE, Threads, executor

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .. import data
-from ..analysis.stats import rate_difference, wilson
+from ..stats import rate_difference, wilson
 from ..engine.game import Round
 from ..engine.rules import Rules
 from ..engine.strategies import parse_strategy

@@ -29,8 +29,8 @@ from ..defaults import HINT_ROLLOUTS, PLAY_OPPONENT
 from ..engine.cards import (Move, card_name, card_with_alias, mask_of, move_text, names,
                            parse_card, parse_cards)
 from ..engine.checks import plural, whole
-from ..engine.game import Game
-from ..engine.record_format import RecordNotes, RoundNotes, check_names, write_record
+from ..engine.game import Game, write_record
+from ..engine.record_format import RecordNotes, RoundNotes, check_names
 from ..engine.rules import Rules
 from ..engine.strategies import parse_strategy
 from ..kernels.layout import COINS, SETTEBELLO

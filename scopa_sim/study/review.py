@@ -49,7 +49,7 @@ import pandas as pd
 
 from ..defaults import (DEEP_BATCH, DEEP_SAMPLES, DEEP_STRATEGY, REVIEW_ROLLOUTS,
                         REVIEW_STRATEGY, THRESHOLDS)
-from ..analysis.stats import mean_t_interval, nonnegative_mean_interval
+from ..stats import mean_t_interval, nonnegative_mean_interval
 from .advise import MAX_ROLLOUTS, evaluate, rollout_strategy, self_play
 from ..engine.cards import move_text, names
 from ..engine.checks import seed_or_fresh, whole

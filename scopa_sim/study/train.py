@@ -42,9 +42,9 @@ import numpy as np
 
 from ..engine import nets
 from ..engine.rules import Rules
-from ..kernels.net import F_SIZE
+from ..engine.nets import F_SIZE, features
 from .matches import compare
-from .selfplay import features, generate
+from .selfplay import generate
 
 SETTINGS, CHECKPOINT, NET, CURVE, CHART = ("settings.json", "checkpoint.pt", "net.npz",
                                            "curve.csv", "curve.png")

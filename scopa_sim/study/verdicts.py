@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.stats import column_means
+from ..stats import column_means
 from ..kernels import layout as L
 
 PARTS = {"scopas": L.S_SCOPAS, "settebello": L.S_PT_SETTEBELLO, "cards": L.S_PT_CARDS,

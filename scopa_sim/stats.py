@@ -1,5 +1,6 @@
 """Statistics with their uncertainty: every rate comes with n and an interval.
-Every interval the package shows is computed here.
+Every interval the package shows is computed here, for every layer that
+shows one (a run's summary, analysis, the studies): numpy only.
 
 The Wilson and Student t intervals are statsmodels' (`proportion_confint`,
 `DescrStatsW.tconfint_mean`) written out step for step, to the same bits

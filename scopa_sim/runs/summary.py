@@ -1,4 +1,5 @@
-"""The summary of a run, tallied batch by batch in constant memory."""
+"""The summary of a run, tallied batch by batch in constant memory: the
+runner's tally consumer, folded as parts are written (`resume`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import schema
-from .stats import mean_from_sums, strict_leader, wilson
+from ..stats import mean_from_sums, strict_leader, wilson
 
 
 @dataclass

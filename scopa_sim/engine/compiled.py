@@ -1,0 +1,16 @@
+"""The compiled kernels as a command sees them: whether a run compiles its
+kernel first, and where compiled code is cached (`kernels._jit`). Loads
+Numba: a command imports this when it runs, never for its help."""
+from __future__ import annotations
+
+from ..kernels._jit import CACHE_DIR  # noqa: F401  (the folder a damaged cache file is in)
+from ..kernels.batch import needs_compile as kernel_needs_compile
+from .rules import Rules
+from .strategies import pack_strategies
+
+
+def needs_compile(strategies, rules: Rules) -> bool:
+    """Whether a run of these strategies (one per seat, or per side) under
+    `rules` compiles its batch kernel first, not finding it in the disk
+    cache (tens of seconds, not a fraction of one)."""
+    return kernel_needs_compile(pack_strategies(strategies, rules)[0])
