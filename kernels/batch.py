@@ -176,7 +176,13 @@ def needs_compile(strategies) -> bool:
     """Whether running these strategy ids (one per seat) compiles a kernel
     first, rather than loading it from the disk cache (seconds, not a
     fraction of one)."""
-    kernel = from_python(kernel_for(strategies))
+    return uncached(kernel_for(strategies))
+
+
+def uncached(kernel) -> bool:
+    """Whether calling `kernel` compiles it first: neither loaded in this
+    process nor in the disk cache."""
+    kernel = from_python(kernel)
     if kernel.overloads:
         return False
     try:

@@ -114,3 +114,16 @@ def test_a_failed_resume_writes_nothing(tmp_path):
     res = CliRunner().invoke(main, ["train", "--out", str(out), "--resume", "--samples", "5000"])
     assert res.exit_code == 2 and "damaged" in res.output
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_compiling_shows_on_the_progress_line(tmp_path, monkeypatch):
+    """Issue 49: the smallest training took minutes, nearly all compiling, with no
+    word of it. (The cache is warm here: whether it compiles is asked of Numba's
+    cache, `engine.compiled.training_needs_compile`, and answered True.)"""
+    from scopa_sim.engine import compiled
+    assert compiled.training_needs_compile() in (True, False)
+    monkeypatch.setattr(compiled, "training_needs_compile", lambda: True)
+    res = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "n"), "--samples", "100",
+                                    "--chunk", "30", "--check", "0"])
+    assert res.exit_code == 0, res.output
+    assert "compiling the self-play kernels (first run only: minutes)" in res.stderr

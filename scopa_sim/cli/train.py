@@ -55,6 +55,7 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
     """
     check_out([out_dir], folder=True)
     # imported when the command runs: help and listings stay light
+    from ..engine.compiled import training_needs_compile
     from ..study.train import train as run
     options = dict(preset=preset, seed=parse_seed(seed), samples=samples or 0,
                    hours=hours or 0.0, check=check, chunk=chunk)
@@ -62,9 +63,11 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
     given = {k: v for k, v in options.items()
              if ctx.get_parameter_source(k) is not ParameterSource.DEFAULT}
     settings = given if resume else options if samples or hours else None
+    first = ("compiling the self-play kernels (first run only: minutes), then generating "
+             "the first chunk" if training_needs_compile() else "generating the first chunk")
     bar = progress(quiet, "train", False)
     with bar:
-        task = bar.add_task("", total=None, note="generating the first chunk")
+        task = bar.add_task("", total=None, note=first)
 
         def show(state):
             last = state["curve"][-1] if state["curve"] else None
