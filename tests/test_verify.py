@@ -38,6 +38,7 @@ def test_a_run_as_written_is_verified_whole(run):
     res = cli("verify", run)
     assert res.exit_code == 0, res.output
     assert res.stdout == "verified: 4 of 4 batches replayed, identical\n"
+    assert cli("verify", run, "--workers", 1).stdout == res.stdout
 
 
 def test_a_sample_is_drawn_with_a_seed_the_verifier_draws(run):
@@ -52,6 +53,7 @@ def test_a_sample_is_drawn_with_a_seed_the_verifier_draws(run):
 
 def test_a_consistent_forgery_passes_the_readers_but_not_verify(run):
     forged(run, "points_0", "scopas_0")
+    assert cli("verify", run, "--workers", 1).exit_code == 1
     report = cli("report", run, "--quiet", "--format", "json")
     assert report.exit_code == 0, report.output            # every check a file allows holds
     res = cli("verify", run)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..engine.checks import plural
-from .options import Answered, QUIET, progress, results
+from .options import Answered, QUIET, progress, results, workers_option
 
 
 @click.command()
@@ -17,8 +17,9 @@ from .options import Answered, QUIET, progress, results
                    "not all of them.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="The verdict on stdout: a line, or JSON.")
+@workers_option
 @QUIET
-def verify(run_dir, sample, fmt, quiet):
+def verify(run_dir, sample, fmt, workers, quiet):
     """Verify run RUN by playing its batches again from its spec and seed.
 
     Reading a run already checks what its files can say of themselves
@@ -40,7 +41,8 @@ def verify(run_dir, sample, fmt, quiet):
     with progress(quiet, "verify") as bar:
         task = bar.add_task("", total=None, note="playing the batches again")
         try:
-            result = replay(run_dir, sample, progress=lambda units: bar.advance(task, units))
+            result = replay(run_dir, sample, progress=lambda units: bar.advance(task, units),
+                            workers=workers)
         except NotVerified as e:
             raise Answered(str(e)) from None
     if fmt == "json":

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .parts import games_table, part_name, rounds_table
-from .runner import batch_columns
+from .runner import batch_columns, run as loop
 from .store import Run
 from .taken import builtin_spec
 from ..kernels import registry
@@ -33,11 +33,12 @@ class NotVerified(ValueError):
 
 
 def verify(root, sample: int | None = None, progress: Callable[[int], None] | None = None,
-           draw: int | None = None) -> dict:
+           draw: int | None = None, workers: int | None = None) -> dict:
     """Play the finished batches of the run in `root` again (all, or `sample`
     of them drawn with the seed `draw`, fresh if None) and compare each table's
     part with the replay. NotVerified names the first part, row and column that
     differ; otherwise {"run", "batches", "checked": [b, ...], "draw", "identical"}.
+    Batches play on `workers` threads (all cores), compared in batch order;
     `progress(units)` after each batch."""
     run = Run.open(root)
     spec = builtin_spec(run.root, _replayable(run), "it cannot be verified")
@@ -47,8 +48,7 @@ def verify(root, sample: int | None = None, progress: Callable[[int], None] | No
     draw = secrets.randbits(63) if draw is None else draw
     picked = (done if sample is None or sample >= len(done)
               else sorted(random.Random(draw).sample(done, sample)))
-    for b in picked:
-        cols = batch_columns(spec, b)
+    def check(b: int, cols: dict) -> None:
         replayed = {"rounds": rounds_table(spec, cols)}
         if spec.games:
             replayed["games"] = games_table(spec, cols)
@@ -56,6 +56,8 @@ def verify(root, sample: int | None = None, progress: Callable[[int], None] | No
             _compare(run, b, table, run.stored_part(b, table), replayed[table])
         if progress:
             progress(spec.batch_range(b)[1])
+
+    loop(batch_columns, (spec,), picked, check, workers)
     return {"run": str(run.root), "batches": len(done), "planned": spec.n_batches,
             "checked": picked, "draw": draw if sample is not None else None,
             "identical": True}
