@@ -80,6 +80,7 @@ def test_a_sweep_with_nothing_to_lose_comes_first_and_stops_early():
     assert df.attrs["rollouts"] <= 1000 and "separated" in df.attrs["stopped"]
 
 
+@pytest.mark.slow                  # the endgame solver compiled and run four times
 @pytest.mark.parametrize("seed", range(4))
 def test_the_last_deal_is_exact_and_equals_the_endgame(seed):
     """A round stepped to its last deal (nothing hidden from the seat to play):
@@ -272,6 +273,7 @@ def test_two_tied_moves_are_called_separated_at_most_5_percent_of_the_time():
     assert rates[1] >= 0.11, rates           # 17% unsplit
 
 
+@pytest.mark.slow                  # the deep search compiled
 def test_deep_advice_plays_the_rollouts_by_a_search_and_is_exact_where_nothing_is_hidden():
     """--deep: the rollouts by DEEP_STRATEGY for every seat, paired, on at
     most DEEP_SAMPLES deals; where nothing is hidden, the same exact values."""

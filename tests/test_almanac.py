@@ -10,6 +10,7 @@ import math
 import re
 
 import numpy as np
+import pytest
 
 from scopa_sim.analysis import almanac as numbers
 from scopa_sim.study import almanac
@@ -39,6 +40,7 @@ def _section(doc: str, heading: str) -> str:
     return doc[start:end if end >= 0 else len(doc)]
 
 
+@pytest.mark.slow                  # a whole (small) almanac
 def test_small_almanac_sections_charts_intervals_and_resume(tmp_path):
     out = tmp_path / "alm"
     path = almanac.make(out, quick=True, seed=5, workers=2, sizes=TINY)

@@ -48,8 +48,9 @@ def cheat(name: str) -> str:
 
 
 PROC = Path("/proc")
-pytestmark = pytest.mark.skipif(not (PROC / "self" / "cmdline").exists() or os.name != "posix",
-                                reason="entrant processes are looked for in /proc")
+pytestmark = [pytest.mark.slow,          # entrants' processes start, each importing Numba
+              pytest.mark.skipif(not (PROC / "self" / "cmdline").exists() or os.name != "posix",
+                                 reason="entrant processes are looked for in /proc")]
 
 
 def entrant_processes() -> list[int]:

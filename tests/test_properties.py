@@ -123,6 +123,7 @@ def test_simulate_rows_keep_the_invariants(setup, seed, n):
         check_round(row, obj)
 
 
+@pytest.mark.slow                  # every preset traced through the Python loop
 @SETTINGS
 @given(setup=setups(), seed=seeds, index=st.integers(min_value=0, max_value=30))
 def test_trace_round_replays_to_the_simulated_row(setup, seed, index):

@@ -211,6 +211,7 @@ def run(words: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(words, r.exit_code, r.stdout, r.stderr)
 
 
+@pytest.mark.slow                  # every shell example of the docs, run
 def test_every_shell_example_runs_or_is_skipped_for_a_reason(tmp_path):
     (tmp_path / "docs").symlink_to(ROOT / "docs")      # the example strategies (user.py resolves)
     for words in script_runs():

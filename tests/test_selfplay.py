@@ -229,6 +229,7 @@ def test_endgame_suggestions_do_not_depend_on_the_seed():
     assert checked > 30
 
 
+@pytest.mark.slow                  # minutes: endgame searches, against the reference
 def test_true_deal_endgame_samples_match_the_reference():
     got = generate(SCOPA, SEED, UNITS.start, len(UNITS), lineup="endgame", rollout="endgame",
                    explore=0.0, worlds=0, workers=1)

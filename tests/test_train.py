@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.slow              # training: compiles the self-play kernels
 
 import scopa_sim                                        # noqa: E402
 from scopa_sim.cli import main                          # noqa: E402
@@ -126,4 +127,4 @@ def test_compiling_shows_on_the_progress_line(tmp_path, monkeypatch):
     res = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "n"), "--samples", "100",
                                     "--chunk", "30", "--check", "0"])
     assert res.exit_code == 0, res.output
-    assert "compiling the self-play kernels (first run only: minutes)" in res.stderr
+    assert "train: compiling the self-play kernels first (first run only: minutes)" in res.stderr

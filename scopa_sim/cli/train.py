@@ -63,11 +63,13 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
     given = {k: v for k, v in options.items()
              if ctx.get_parameter_source(k) is not ParameterSource.DEFAULT}
     settings = given if resume else options if samples or hours else None
-    first = ("compiling the self-play kernels (first run only: minutes), then generating "
-             "the first chunk" if training_needs_compile() else "generating the first chunk")
+    compiling = training_needs_compile()
+    if compiling and not quiet:
+        note("train: compiling the self-play kernels first (first run only: minutes)")
     bar = progress(quiet, "train", False)
     with bar:
-        task = bar.add_task("", total=None, note=first)
+        task = bar.add_task("", total=None, note="compiling, then generating the first chunk"
+                            if compiling else "generating the first chunk")
 
         def show(state):
             last = state["curve"][-1] if state["curve"] else None
