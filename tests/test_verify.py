@@ -106,3 +106,11 @@ def test_a_run_of_games_is_verified_and_its_games_table_compared(tmp_path):
                                          ([], "is not a scopa-sim run")])
 def test_bad_input_is_one_line(tmp_path, args, words):
     assert_error(cli("verify", tmp_path, *args), words)
+
+
+def test_a_run_with_a_part_missing_says_so(run):
+    (run / PART).unlink()
+    line = cli("verify", run).stdout
+    assert line == ("verified: 3 of 3 batches replayed, identical; partial run: 3 of 4 parts: "
+                    "the missing ones are not verified\n")
+    assert "drawn" not in cli("verify", run, "--sample", 3).stdout     # all of them: no draw

@@ -54,6 +54,8 @@ def verify(run_dir, sample, fmt, workers, quiet):
     if result["draw"] is not None:
         line += (f" (batches {', '.join(str(b) for b in result['checked'])}, drawn with "
                  f"seed {result['draw']})")
+    if result["partial"]:
+        line += f"; {result['partial']}: the missing ones are not verified"
     click.echo(line, file=results())
 
 

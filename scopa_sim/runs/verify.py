@@ -37,7 +37,8 @@ def verify(root, sample: int | None = None, progress: Callable[[int], None] | No
     """Play the finished batches of the run in `root` again (all, or `sample`
     of them drawn with the seed `draw`, fresh if None) and compare each table's
     part with the replay. NotVerified names the first part, row and column that
-    differ; otherwise {"run", "batches", "checked": [b, ...], "draw", "identical"}.
+    differ; otherwise {"run", "batches" (finished), "planned", "partial" (None, or
+    what is missing), "checked": [b, ...], "draw" (None: every batch), "identical"}.
     Batches play on `workers` threads (all cores), compared in batch order;
     `progress(units)` after each batch."""
     run = Run.open(root)
@@ -59,8 +60,8 @@ def verify(root, sample: int | None = None, progress: Callable[[int], None] | No
 
     loop(batch_columns, (spec,), picked, check, workers)
     return {"run": str(run.root), "batches": len(done), "planned": spec.n_batches,
-            "checked": picked, "draw": draw if sample is not None else None,
-            "identical": True}
+            "partial": run.partial(), "checked": picked,
+            "draw": draw if len(picked) < len(done) else None, "identical": True}
 
 
 def _replayable(run: Run):
