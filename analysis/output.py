@@ -104,14 +104,15 @@ def to_csv(records: list[dict]) -> str:
 
 
 def print_tables(sections: list[Section], console) -> None:
-    """The sections as rich tables; every text is shown as is (no markup)."""
+    """The sections as rich tables; every text is shown as is (no markup), and
+    wrapped, never cut: a word wider than its column folds onto the next line."""
     from rich.table import Table
     from rich.text import Text
     for s in sections:
         t = Table(title=Text(s.title), caption=Text(s.caption) if s.caption else None,
                   caption_justify="left", title_justify="left")
         for i, c in enumerate(s.columns):
-            t.add_column(Text(c), justify="left" if i == 0 else "right")
+            t.add_column(Text(c), justify="left" if i == 0 else "right", overflow="fold")
         for row in s.rows:
             cells = [Text(c) for c in row]
             for cell in cells:

@@ -53,3 +53,16 @@ def test_entrant_labels_are_cut_to_the_shortest_unique_form():
     assert short_labels(["/tmp/long/mine.py:f:depth=2", "/tmp/long/theirs.py:g"]) == [
         "mine.py:f:depth=2", "theirs.py:g"]
     assert short_labels(["/a/x.py:f", "/a/x.py:f"]) == ["x.py:f", "x.py:f"]   # one entrant twice
+
+
+def test_a_narrow_column_wraps_its_words_never_cuts_them():
+    import io
+
+    from rich.console import Console
+
+    from scopa_sim.analysis.output import Section, print_tables
+    s = Section("decisions", ["play", "played", "verdict", "why"])
+    s.add(4, "Kc takes Qd As", "mistake", "exposes the settebello: the other side takes it")
+    out = io.StringIO()
+    print_tables([s], Console(file=out, width=40))
+    assert "…" not in out.getvalue() and "settebel" in out.getvalue()
