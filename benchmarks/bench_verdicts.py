@@ -34,7 +34,8 @@ from scopa_sim.defaults import REVIEW_ROLLOUTS, REVIEW_STRATEGY, THRESHOLDS
 from scopa_sim.engine.cards import move_text
 from scopa_sim.engine.game import Round
 from scopa_sim.runs.executors import default_workers
-from scopa_sim.study.advise import _open, rollout_strategy
+from scopa_sim.engine.rollouts import root
+from scopa_sim.study.advise import EXACT_CARDS, rollout_strategy
 from scopa_sim.study.review import Settings, _decision, review
 
 
@@ -49,7 +50,7 @@ def positions(args):
         for seat, card, take in played.moves[:ply]:
             rnd.play(card, take)
         pos, _ = rnd.kernel_position()
-        if len(rnd.legal_moves()) > 1 and not _open(pos, rnd.turn, rnd.rules):
+        if len(rnd.legal_moves()) > 1 and not root(pos, rnd.turn, rnd.rules, EXACT_CARDS).open:
             yield i, ply, rnd, tuple(played.moves[ply][1:])
         i += 1
 
