@@ -39,12 +39,18 @@ def names(rules: Rules) -> list[str]:
     return [f"taken_{t}" for t in range(rules.n_sides)]
 
 
+def user_strategies(stored) -> list[str]:
+    """The strategies of a stored run that are user code (by their labels):
+    a run of these is never played again when it is read."""
+    return [s.text for s in stored.sources] + [
+        s for s in stored.strategies if s.strip().split(":")[0].lower() not in registry.NAMES]
+
+
 def check_replayable(root, stored) -> None:
     """Refuse to play a stored run again when it plays user strategies (its
     strategies are code; a run is data): such runs store their taken columns
     (`simulate --keep-taken`)."""
-    if stored.sources or any(s.strip().split(":")[0].lower() not in registry.NAMES
-                             for s in stored.strategies):
+    if user_strategies(stored):
         raise ValueError(f"{root} plays user strategies: its captured cards cannot be played "
                          f"again from the seed (a run's code is never run when it is read); "
                          f"simulate it with --keep-taken to store them")

@@ -24,8 +24,7 @@ import pyarrow.compute as pc
 from .parts import games_table, part_name, rounds_table
 from .runner import batch_columns, run as loop
 from .store import Run
-from .taken import builtin_spec
-from ..kernels import registry
+from .taken import builtin_spec, user_strategies
 
 
 class NotVerified(ValueError):
@@ -67,8 +66,7 @@ def verify(root, sample: int | None = None, progress: Callable[[int], None] | No
 def _replayable(run: Run):
     """The run's stored spec, if a replay can verify it: built-in strategies only."""
     stored = run.stored
-    users = [s.text for s in stored.sources] + [
-        s for s in stored.strategies if s.strip().split(":")[0].lower() not in registry.NAMES]
+    users = user_strategies(stored)
     if users or stored.isolate:
         what = f"the user strategy {users[0]}" if users else "entrants in their own processes"
         raise ValueError(f"{run.root} plays {what}: a run's code is never run when it is read, "
