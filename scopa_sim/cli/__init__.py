@@ -12,6 +12,7 @@
     play       play (a game against the engine)
     almanac    almanac
     train      train (the net strategy's network)
+    tune       tune (a strategy's parameters, by CMA-ES)
 
 Results go to stdout, progress and errors to stderr. Modules import click
 only; each command imports numba, pandas or pyarrow when it runs, so help
@@ -185,8 +186,10 @@ def _guarded(callback):
 
 def _register() -> None:
     # imported when the command runs: help and listings stay light
-    from . import advise, almanac, analysis, listings, play, records, simulate, train, verify
-    for module in (simulate, listings, analysis, advise, records, play, almanac, train, verify):
+    from . import (advise, almanac, analysis, listings, play, records, simulate, train, tune,
+                   verify)
+    for module in (simulate, listings, analysis, advise, records, play, almanac, train, tune,
+                   verify):
         for command in module.COMMANDS:
             command.callback = _guarded(command.callback)
             main.add_command(command)
