@@ -10,8 +10,9 @@ interval there is above 0.
 
 The search moves in coordinates where one unit is about a factor e: a
 parameter whose start is not 0 as log(value / start) (its sign kept), within
-a factor of 100 either way; one at 0 as the value itself (0..100, or
--100..100 for a "number"); a fraction as twice its value (0..2). Every
+a factor of 100 either way; one at 0 in units of its default's size
+(1 if that is 0 too) within 10 units (0..10 if it is non-negative); a
+fraction as twice its value (0..2). Every
 candidate's values are rounded to 3 significant digits before it plays, so
 the spec printed is the strategy that played.
 """
@@ -50,6 +51,7 @@ class Axis:
     name: str
     kind: str
     start: float
+    unit: float = 1.0               # a linear axis's (a start at 0): the default's size
 
     @property
     def logarithmic(self) -> bool:
@@ -63,12 +65,12 @@ class Axis:
             return 0.0, 2.0
         if self.logarithmic:
             return -SPREAD, SPREAD
-        return (0.0 if self.kind == "non-negative" else -100.0), 100.0
+        return (0.0 if self.kind == "non-negative" else -10.0), 10.0
 
     def value(self, z: float) -> float:
         """The parameter's value at coordinate z, rounded to DIGITS."""
         v = (z / 2 if self.kind == "fraction" else
-             self.start * math.exp(z) if self.logarithmic else z)
+             self.start * math.exp(z) if self.logarithmic else z * self.unit)
         v = float(f"{v:.{DIGITS}g}")
         return min(max(v, 0.0), 1.0) if self.kind == "fraction" else v
 
@@ -136,7 +138,8 @@ def tunable(strategy: Strategy, params: Sequence[str] | None = None) -> tuple[Ax
         if name not in names:
             raise ValueError(f"parameter {name} of {strategy.name} is a "
                              f"{declared[name].kind}, not tuned (tunable: {', '.join(names)})")
-    return tuple(Axis(n, declared[n].kind, float(values[n])) for n in chosen)
+    return tuple(Axis(n, declared[n].kind, float(values[n]), abs(declared[n].default) or 1.0)
+                 for n in chosen)
 
 
 def plan(strategy, against=None, params: Sequence[str] | None = None
