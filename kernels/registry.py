@@ -201,7 +201,7 @@ _WORTHY = ("greedy", "heuristic", "counter", "reply")
 P_CARD, P_COIN, P_SETTEBELLO, P_PRIMIERA, P_SCOPA = (
     slot(p, *_WORTHY) for p in ("card", "coin", "settebello", "primiera", "scopa"))
 # heuristic, counter, reply: what leaving the table open costs (counter and reply: times
-# a probability); defaults tuned with scripts/tune_heuristic.py
+# a probability); tune them with `scopa-sim tune` (study/tune.py)
 P_SWEEP, P_SEVEN, P_COIN_EXPOSED, P_SETTEBELLO_EXPOSED = (
     slot(p, *_WORTHY[1:]) for p in ("sweep", "seven", "coin_exposed", "settebello_exposed"))
 # reply: what the next player takes by matching a rank, times its worth

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from .study.matches import compare, tournament
     from .study.odds import odds
     from .study.review import review
+    from .study.tune import tune
 
 
 @functools.cache

@@ -35,3 +35,8 @@ THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # review's la
 # ---- play: a game against the engine -------------------------------------------------
 PLAY_OPPONENT = "net"                   # the engine's strategy: the strongest fast one
 HINT_ROLLOUTS = 2_000                   # a hint's rollouts, at most: about a second
+
+# ---- tune: a strategy's parameters by CMA-ES ------------------------------------------
+TUNE_DEALS = 20_000                     # duplicate deals an evaluation plays (every one the same)
+TUNE_CHECK_DEALS = 100_000              # fresh deals the best change is checked on
+TUNE_EVALUATIONS = 200                  # the search's bound when no budget is given

@@ -164,3 +164,8 @@ def test_ctrl_c_keeps_the_best_so_far_and_checks_it(tmp_path):
 def test_a_budget_stops_the_search():
     out = tune("greedy", deals=100, check_deals=100, budget=1e-9, seed=1)
     assert out["stopped"] == "budget" and out["evaluations"] == 1
+
+
+def test_tune_is_a_public_name():
+    import scopa_sim
+    assert scopa_sim.tune is tune

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from .options import (OVERWRITE, QUIET, check_out, compile_note, note, OutPath, parse_rules,
+from ..defaults import TUNE_CHECK_DEALS, TUNE_DEALS, TUNE_EVALUATIONS
+from .options import (QUIET, check_out, compile_note, note, OutPath, parse_rules,
                       parse_seed, results, rules_options, seed_option, trusted_note,
                       workers_option)
 
@@ -20,20 +21,21 @@ HEARTBEAT = 60          # seconds between progress lines while the best stays
 @click.option("--params", metavar="A,B,...",
               help="The parameters to tune, by name (default: every numeric one of "
                    "STRATEGY; see `scopa-sim strategies`).")
-@click.option("--deals", type=click.IntRange(min=2), default=20_000, show_default=True,
+@click.option("--deals", type=click.IntRange(min=2), default=TUNE_DEALS, show_default=True,
               help="Duplicate deals an evaluation plays (each twice, seats swapped); every "
                    "candidate meets the same ones.")
-@click.option("--check-deals", type=click.IntRange(min=2), default=100_000, show_default=True,
+@click.option("--check-deals", type=click.IntRange(min=2), default=TUNE_CHECK_DEALS, show_default=True,
               help="Fresh duplicate deals the best change is checked on at the end.")
 @click.option("--evaluations", type=click.IntRange(min=1),
-              help="Stop after this many evaluations, the start's included (default 200 "
-                   "unless --budget is given).")
+              help=f"Stop after this many evaluations, the start's included (default "
+                   f"{TUNE_EVALUATIONS} unless --budget is given).")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), metavar="MINUTES",
               help="Stop the search after this many minutes (then the check runs).")
 @click.option("--trace", type=OutPath(example="trace.csv"), metavar="FILE",
               help="Write every evaluation (number, parameters, margin, 95% interval) to FILE: "
                    "CSV if it ends in .csv, else JSON lines.")
-@OVERWRITE
+@click.option("--overwrite", is_flag=True,
+              help="Replace a --trace file that exists (refused otherwise).")
 @rules_options
 @seed_option
 @workers_option

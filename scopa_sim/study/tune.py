@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..defaults import TUNE_CHECK_DEALS, TUNE_DEALS, TUNE_EVALUATIONS
 from ..engine.checks import seed_or_fresh, whole
 from ..engine.rules import Rules
 from ..engine.strategies import Strategy, parse_strategy, param_text
@@ -35,9 +36,6 @@ from ..runs.executors import executor
 from ..runs.signals import INTERRUPT
 from .matches import compare
 
-DEFAULT_DEALS = 20_000
-DEFAULT_CHECK_DEALS = 100_000
-DEFAULT_EVALUATIONS = 200           # without --evaluations or --budget
 TUNABLE = ("number", "non-negative", "fraction")     # the kinds a search moves
 SIGMA = 0.5                         # the first step: a factor of about 1.65
 SPREAD = math.log(100)              # a parameter moves within a factor of 100 of its start
@@ -163,7 +161,7 @@ def derived_seed(seed: int, stream: int) -> int:
 
 
 def tune(strategy, against=None, params: Sequence[str] | None = None, rules="scopa",
-         deals: int = DEFAULT_DEALS, check_deals: int = DEFAULT_CHECK_DEALS,
+         deals: int = TUNE_DEALS, check_deals: int = TUNE_CHECK_DEALS,
          seed: int | None = None, evaluations: int | None = None,
          budget: float | None = None, workers: int | None = None,
          progress: Callable[[Search], None] | None = None,
@@ -174,7 +172,7 @@ def tune(strategy, against=None, params: Sequence[str] | None = None, rules="sco
     seed; stop after `evaluations` (the start's included), `budget` minutes,
     when CMA-ES has converged, or on Ctrl-C (KeyboardInterrupt, from
     `progress` too: the best so far is kept). Without `evaluations` or
-    `budget`: DEFAULT_EVALUATIONS. Then play the best change against
+    `budget`: TUNE_EVALUATIONS. Then play the best change against
     `against` on `check_deals` fresh deals (`checking` is called first);
     it is the answer (`spec`) only if that margin's lower end is above 0.
     `trace`: a file to write each evaluation to (.csv, else JSON lines).
@@ -187,7 +185,7 @@ def tune(strategy, against=None, params: Sequence[str] | None = None, rules="sco
     if budget is not None and not (isinstance(budget, (int, float)) and 0 < budget < math.inf):
         raise ValueError(f"the budget is a positive number of minutes, not {budget!r}")
     if evaluations is None and budget is None:
-        evaluations = DEFAULT_EVALUATIONS
+        evaluations = TUNE_EVALUATIONS
     rules = Rules.resolve(rules)
     start, against, axes = plan(strategy, against, params)
     seed = seed_or_fresh(seed)
