@@ -194,46 +194,29 @@ def tune(strategy, against=None, params: Sequence[str] | None = None, rules="sco
                   bounds=np.array([a.bounds() for a in axes]),
                   seed=derived_seed(seed, SAMPLER) % 2**32)
     state = Search(start, against, axes, sampler.population_size)
-    stopped = "evaluations"
+
+    def why_stop() -> str | None:
+        if evaluations is not None and state.evaluations >= evaluations:
+            return "evaluations"
+        if budget is not None and state.seconds() >= budget * 60:
+            return "budget"
+        return None
     with executor(workers, None) as ex, _Trace(trace, axes) as log:
-        def evaluate(candidate: Strategy) -> Evaluation:
+        def evaluate(candidate: Strategy) -> float:
             margin = compare(candidate, against, rules, search_seed, deals=deals,
                              scheduler=ex)["margin"]
-            e = Evaluation(state.evaluations + 1, candidate, margin)
-            state.add(e)
-            log.write(e, state.generation)
+            state.add(Evaluation(state.evaluations + 1, candidate, margin))
+            log.write(state.last, state.generation)
             if progress:
                 progress(state)
-            return e
-
-        def more() -> str | None:
-            """Why the search stops now, or None."""
-            if evaluations is not None and state.evaluations >= evaluations:
-                return "evaluations"
-            if budget is not None and state.seconds() >= budget * 60:
-                return "budget"
-            return None
+            return margin["estimate"]
         try:
             evaluate(start)
-            while (stopped := more()) is None:
-                if sampler.should_stop():
-                    stopped = "converged"
-                    break
-                state.generation += 1
-                told = []
-                for _ in range(sampler.population_size):
-                    if (stopped := more()) is not None:
-                        break
-                    z = sampler.ask()
-                    values = {a.name: a.value(x) for a, x in zip(axes, z)}
-                    told.append((z, -evaluate(with_values(start, values)).estimate))
-                if len(told) < sampler.population_size:
-                    break
-                sampler.tell(told)
+            stopped = _search(sampler, state, evaluate, why_stop)
         except KeyboardInterrupt:
             INTERRUPT.clear()           # the check is still to run
             stopped = "interrupted"
-        winner = state.best or Evaluation(0, start, state.first.margin if state.first else {})
+        winner = state.best or state.first or Evaluation(0, start, {})
         if checking:
             checking(winner)
         check = compare(winner.strategy, against, rules, check_seed, deals=check_deals,
@@ -250,6 +233,26 @@ def tune(strategy, against=None, params: Sequence[str] | None = None, rules="sco
             "seconds": state.seconds(), "deals": deals, "check_deals": check_deals,
             "seed": seed, "search_seed": search_seed, "check_seed": check_seed,
             "rules": rules.name}
+
+
+def _search(sampler, state: Search, evaluate: Callable[[Strategy], float],
+            why_stop: Callable[[], str | None]) -> str:
+    """CMA-ES generations from the start's values until `why_stop` gives a
+    reason (or the sampler has converged): the reason. CMA-ES minimises, so
+    it is told each candidate's margin negated."""
+    while (stopped := why_stop()) is None:
+        if sampler.should_stop():
+            return "converged"
+        state.generation += 1
+        told = []
+        for _ in range(sampler.population_size):
+            if (stopped := why_stop()) is not None:
+                return stopped
+            z = sampler.ask()
+            values = {a.name: a.value(x) for a, x in zip(state.axes, z)}
+            told.append((z, -evaluate(with_values(state.start, values))))
+        sampler.tell(told)
+    return stopped
 
 
 class _Trace:
@@ -273,8 +276,6 @@ class _Trace:
     def write(self, e: Evaluation, generation: int) -> None:
         if self.file is None:
             return
-        values = dict(e.strategy.values)
-        params = {n: values[n] for n in self.names}
         m = e.margin
         if self.rows is not None:
             self.rows.writerow([e.number, generation, *(param_text_of(e.strategy, n)
@@ -283,7 +284,9 @@ class _Trace:
                                 str(e.strategy)])
         else:
             self.file.write(json.dumps({"evaluation": e.number, "generation": generation,
-                                        "params": params, "margin": m["estimate"],
+                                        "params": {n: dict(e.strategy.values)[n]
+                                                   for n in self.names},
+                                        "margin": m["estimate"],
                                         "low": m["low"], "high": m["high"],
                                         "spec": str(e.strategy)}) + "\n")
         self.file.flush()
