@@ -4,6 +4,7 @@ deals, a few evaluations) of greedy, whose kernel the session has warm."""
 import csv
 import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -169,3 +170,14 @@ def test_a_budget_stops_the_search():
 def test_tune_is_a_public_name():
     import scopa_sim
     assert scopa_sim.tune is tune
+
+
+def test_a_user_strategy_is_tuned_over_its_declared_params():
+    """The plain-Python greedy of docs/examples (no compile; slow play, so few deals)."""
+    path = Path(__file__).parents[1] / "docs" / "examples" / "greedy_py.py"
+    out = tune(f"{path}:greedy", params=["scopa", "coin"], deals=50, check_deals=50,
+               evaluations=3, seed=1, workers=1)
+    assert out["params"] == ["scopa", "coin"] and out["evaluations"] == 3
+    best = parse_strategy(out["best"])
+    assert str(best) == out["best"] and best.name == f"{path}:greedy"
+    assert set(k for k, v in best.values if v != best.spec.params[k]) <= {"scopa", "coin"}
