@@ -181,3 +181,23 @@ def test_a_user_strategy_is_tuned_over_its_declared_params():
     best = parse_strategy(out["best"])
     assert str(best) == out["best"] and best.name == f"{path}:greedy"
     assert set(k for k, v in best.values if v != best.spec.params[k]) <= {"scopa", "coin"}
+
+
+def test_ctrl_c_at_the_command_line_checks_the_best_and_exits_0():
+    """The program itself, SIGINT once the search has begun: the answer, exit 0."""
+    import signal
+    import subprocess
+    import sys
+    program = Path(sys.executable).parent / "scopa-sim"
+    p = subprocess.Popen([str(program), "tune", "greedy", "--deals", "20000", "--check-deals",
+                          "500", "--budget", "1", "--seed", "1", "--format", "json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    while not p.stderr.readline().startswith("tune: the start, greedy"):    # a compile note
+        assert p.poll() is None
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=120)
+    assert p.returncode == 0, err
+    result = json.loads(out)
+    assert result["interrupted"] and result["stopped"] == "interrupted"
+    assert "interrupted after" in err and "checking" in err

@@ -84,17 +84,15 @@ def tune(strategy, against, params, deals, check_deals, evaluations, budget, tra
         if quiet or not search.generation_done:
             return
         if search.best is None:
-            m = search.first.margin
             note(f"tune: the start, {search.start}, against {search.against}: "
-                 f"{_signed(m['estimate'])} {_interval(m)}")
+                 f"{_margin(search.first.margin)}")
             return
         if search.best is shown["best"] and search.seconds() - shown["at"] < HEARTBEAT:
             return
         shown.update(best=search.best, at=search.seconds())
-        m = search.best.margin
         note(f"tune: generation {search.generation}, {plural(search.evaluations, 'evaluation')}"
-             f", {search.seconds() / 60:.1f} min: best {_signed(m['estimate'])} "
-             f"{_interval(m)} {search.best.strategy}")
+             f", {search.seconds() / 60:.1f} min: best {_margin(search.best.margin)} "
+             f"{search.best.strategy}")
 
     def checking(winner):
         if not quiet:
@@ -105,23 +103,19 @@ def tune(strategy, against, params, deals, check_deals, evaluations, budget, tra
                       budget=budget, workers=workers, progress=show, checking=checking,
                       trace=trace)
     if result["interrupted"] and not quiet:
-        note(f"tune: interrupted after {result['evaluations']} evaluations; the best so far "
-             f"was checked")
+        note(f"tune: interrupted after {plural(result['evaluations'], 'evaluation')}; the best "
+             f"so far was checked")
     _print(result, fmt)
     if trace is not None and not quiet:
         note(f"tune: wrote {Path(trace)}")
     trusted_note(False, [strategy, against or ""], quiet)
 
 
-def _signed(x: float) -> str:
+def _margin(m: dict) -> str:
+    """A margin with its interval, 3 decimals: +0.004 [-0.006, +0.014]."""
     # imported when the command runs: help and listings stay light
-    from ..analysis.output import signed
-    return signed(x, 3)
-
-
-def _interval(m: dict) -> str:
-    from ..analysis.output import signed_ci
-    return signed_ci(m["low"], m["high"], 3)
+    from ..analysis.output import signed, signed_ci
+    return f"{signed(m['estimate'], 3)} {signed_ci(m['low'], m['high'], 3)}"
 
 
 def _print(result: dict, fmt: str) -> None:
@@ -131,8 +125,7 @@ def _print(result: dict, fmt: str) -> None:
     if fmt == "json":
         click.echo(to_json(result), file=results())
         return
-    m = result["margin"]
-    margin = f"{_signed(m['estimate'])} {_interval(m)}"
+    margin = _margin(result["margin"])
     whom = ("the current weights" if result["against"] == result["start"]
             else result["against"])
     interrupted = " (interrupted)" if result["interrupted"] else ""
