@@ -8,13 +8,13 @@ again on fresh deals, from a seed derived from the search's and never dealt
 in it, and counts as an improvement only if the lower end of its 95%
 interval there is above 0.
 
-The search moves in coordinates where one unit is about a factor e: a
-parameter whose start is not 0 as log(value / start) (its sign kept), within
-a factor of 100 either way; one at 0 in units of its default's size
-(1 if that is 0 too) within 10 units (0..10 if it is non-negative); a
-fraction as twice its value (0..2). Every
-candidate's values are rounded to 3 significant digits before it plays, so
-the spec printed is the strategy that played.
+The search moves in coordinates of about one step a unit: a parameter
+whose start is not 0 as log(value / start) (its sign kept), within a factor
+of 100 either way; one that starts at 0 in units of its default's size (1
+if that is 0 too), within 10 units (0..10 if it is non-negative); a
+fraction as twice its value (0..2). Every candidate's values are rounded to
+3 significant digits before it plays, so the spec printed is the strategy
+that played.
 """
 from __future__ import annotations
 
