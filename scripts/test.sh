@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up .venv (scripts/setup.sh, with torch for the training tests), then run every stage,
 # each reported whatever the others did, and exit non-zero if any failed:
-#   pytest    the test suite but its slow tests, under 10 minutes on 2 free cores
+#   pytest    the test suite but its slow tests, on 2 worker processes (pytest-xdist, a
+#             module's tests on one worker), under 10 minutes on 2 free cores
 #             (arguments go to pytest);
 #   slow      the tests marked slow (minutes each: training, isolation, ...);
 #   verdicts  review's verdicts on the worked game hold under seeds 1..5 (about 2.5 min);
@@ -20,7 +21,7 @@ stage() {
     else echo "== $name: FAILED ($((SECONDS - start)) s)" >&2; failed+=("$name"); fi
 }
 tests() { .venv/bin/python -m pytest -q "$@"; local rc=$?; [ $rc -eq 5 ] && rc=0; return $rc; }  # 5: none chosen
-stage pytest   tests -m "not slow" "$@"
+stage pytest   tests -m "not slow" -n 2 --dist loadfile "$@"
 stage slow     tests -m slow "$@"
 stage verdicts .venv/bin/python benchmarks/bench_verdicts.py --record docs/examples/seed-003.scopa
 stage wheel    bash scripts/wheel_check.sh
