@@ -43,6 +43,7 @@ from .moves import captures_of
 from .play import FAULT, OVER, Kit, play_at, play_out
 from .position import (DEALER, DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, TOTAL, TURN, Board,
                        start_round, unseen)
+from .rng import below, stream
 from .round import deal_round, end_round
 from .strategies import choose, choose_fast, choose_simple
 
@@ -190,14 +191,21 @@ def finish(envs, i, rules):
 @spliced
 def observe(envs, i, rules):
     """Row i's observation and action mask for the seat to play."""
-    pos, obs, mask = envs.pos[i], envs.obs[i], envs.mask[i]
-    n, sides = rules[R_PLAYERS], rules[R_SIDES]
-    seat = np.int64(pos[TURN])
-    side = rules[R_TEAMS + seat]
+    seat = np.int64(envs.pos[i, TURN])
     envs.seat[i] = seat
+    view(envs, i, seat, rules, envs.obs[i], envs.mask[i], True)
+
+
+@spliced
+def view(envs, i, seat, rules, obs, mask, to_play):
+    """What `seat` sees of row i into obs; its legal actions into mask if
+    `to_play` (it is the seat to play), else none."""
+    pos = envs.pos[i]
+    n, sides = rules[R_PLAYERS], rules[R_SIDES]
+    side = rules[R_TEAMS + seat]
     obs[:] = 0
     mask[:] = 0
-    stage = envs.pending[i] >= 0
+    stage = to_play and envs.pending[i] >= 0
     hand, table = pos[HAND + seat], pos[TABLE]
     bits(hand, obs, 0)
     bits(table, obs, N_CARDS)
@@ -206,7 +214,7 @@ def observe(envs, i, rules):
         obs[3 * N_CARDS + envs.pending[i]] = 1
         bits(envs.chosen[i], obs, 4 * N_CARDS)
         bits(envs.options[i], mask, TAKE)
-    else:
+    elif to_play:
         bits(hand, mask, 0)
     for k in range(sides):
         bits(pos[PILE + (side + k) % sides], obs, (PLANES + k) * N_CARDS)
@@ -336,5 +344,36 @@ def search_step(envs, actions, seed, stride, lineup, rules, scratch):
     return step(choose, envs, actions, seed, stride, lineup, rules, scratch)
 
 
+@outlined
+def seat_view(envs, i, seat, rules, obs, mask):
+    """`view` of row i for any seat (its mask empty unless it is to play
+    and the round goes on)."""
+    to_play = seat == envs.seat[i] and envs.mask[i].any()
+    view(envs, i, seat, rules, obs, mask, to_play)
+
+
 RESETS = {"simple": simple_reset, "fast": fast_reset, "search": search_reset}
 STEPS = {"simple": simple_step, "fast": fast_step, "search": search_step}
+
+
+@outlined
+def random_actions(mask, seed, first, state, out):
+    """out[i]: a legal action of row i drawn uniformly from its mask by the
+    plain stream (seed, first + i) (`rng.stream`, in `state`: uint64[1]);
+    -1 where none is legal."""
+    for i in range(mask.shape[0]):
+        row = mask[i]
+        count = 0
+        for a in range(row.shape[0]):
+            count += row[a]
+        if count == 0:
+            out[i] = -1
+            continue
+        stream(seed, first + i, state)
+        k = below(state, count)
+        for a in range(row.shape[0]):
+            if row[a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1

@@ -139,6 +139,18 @@ class Rounds:
         cuts = [self.n * j // k for j in range(k + 1)]
         return list(zip(cuts, cuts[1:]))
 
+    def random_actions(self, seed: int, mask=None) -> np.ndarray:
+        """A legal action per row drawn uniformly from `mask` (default: the
+        rows' own; else an int8 or bool array of shape (n, 80)), row i's by
+        the plain stream (seed, i): int64[n], -1 where nothing is legal.
+        Give each call its own seed."""
+        mask = self.state.mask if mask is None else check_mask(mask, self.n)
+        out = np.empty(self.n, np.int64)
+        seed = whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
+        batch.call(K.random_actions, mask, np.uint64(seed), np.int64(0),
+                   np.zeros(1, np.uint64), out)
+        return out
+
     # -- reading one row -------------------------------------------------------
     def moves(self, i: int = 0) -> list[Move]:
         """Row i's legal moves (card, capture set), canonical order."""
@@ -150,6 +162,14 @@ class Rounds:
                                s.cards, s.takes, s.work)
         return [Move(c, tuple(cards_of(t))) for c, t in zip(s.cards[:m].tolist(),
                                                             s.takes[:m].tolist())]
+
+    def view(self, i: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """What `seat` sees of row i, and its legal actions (none unless it
+        is to play): new arrays."""
+        seat = whole(seat, "seat", 0, self.rules.players - 1)
+        obs, mask = np.zeros_like(self.state.obs[i]), np.zeros_like(self.state.mask[i])
+        batch.call(K.seat_view, self.state, np.int64(i), np.int64(seat), self.packed, obs, mask)
+        return obs, mask
 
     def action_for(self, i: int, move) -> int:
         """The next action of row i toward `move` (card, capture set)."""
@@ -236,6 +256,19 @@ class Rounds:
             lines.append("over: " + ", ".join(f"side {t} {res[f'points_{t}']} points"
                                                for t in range(r.n_sides)))
         return "\n".join(lines)
+
+
+def check_mask(mask, n: int) -> np.ndarray:
+    """An action mask of n rows as the kernel reads it (int8[n, 80]), or
+    ValueError saying what is wrong with it."""
+    m = np.asarray(mask)
+    if m.shape != (n, N_ACTIONS):
+        raise ValueError(f"an action mask has shape ({n}, {N_ACTIONS}), not {m.shape}")
+    if m.dtype.kind not in "biu":
+        raise ValueError(f"an action mask is int8 or bool (0 or 1 per action), not {m.dtype}")
+    if m.dtype.kind != "b" and ((m < 0) | (m > 1)).any():
+        raise ValueError("an action mask holds only 0 and 1")
+    return np.ascontiguousarray(m, np.int8)
 
 
 def _rows(state: K.Envs, lo: int, hi: int) -> K.Envs:
