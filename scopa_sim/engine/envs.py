@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..kernels import batch, envs as K, position as P
+from ..kernels._jit import from_python
 from ..kernels.layout import N_CARDS, ROUND_FIELDS, SIDE_FIELDS
 from ..kernels.moves import legal_moves as kernel_legal_moves
 from ..kernels.play import Kit
@@ -72,6 +73,10 @@ class Rounds:
         self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
         self._ask = None                        # scratch for `suggest`, made on first use
         self._lock = threading.Lock()
+        self._one = np.zeros(1, np.int64)             # the action of a one-row step
+        self._entries = {}                            # kernel -> its compiled entry (`_call`)
+        cuts = [self.n * j // self.threads for j in range(self.threads + 1)]
+        self._parts = list(zip(cuts, cuts[1:]))
 
     def close(self) -> None:
         if self._pool is not None:
@@ -94,18 +99,31 @@ class Rounds:
         legal (the mask), else ValueError naming the first row that is not
         and nothing changes. A finished round is scored (`done`, `rewards`,
         `results`) and, with a stride, the next one dealt in its place."""
-        a = np.asarray(actions)
-        if a.shape != (self.n,) and not (self.n == 1 and a.shape == ()):
-            raise ValueError(f"actions must be an array of shape ({self.n},), one per "
-                             f"environment, not of shape {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise ValueError(f"actions must be whole numbers (an integer array), not {a.dtype}")
-        a = a.astype(np.int64).reshape(self.n)
-        bad = (a < 0) | (a >= N_ACTIONS)
-        if not bad.any():
-            bad = self.state.mask[np.arange(self.n), a] == 0
-        if bad.any():
-            raise ValueError(self._illegal(int(np.argmax(bad)), int(a[np.argmax(bad)])))
+        if self.n == 1 and isinstance(actions, (int, np.integer)) \
+                and not isinstance(actions, (bool, np.bool_)):
+            a = self._one
+            if not (0 <= actions < N_ACTIONS and self.state.mask[0, actions]):
+                raise ValueError(self._illegal(0, int(actions)))
+            a[0] = actions
+            code = self._call(K.STEPS[self.kind], self.state, a, self.seed, self.stride,
+                              self.lineup, self.packed, self._scratch[0])
+            if code:
+                self._check(0, code)
+            return
+        else:
+            a = np.asarray(actions)
+            if a.shape != (self.n,) and not (self.n == 1 and a.shape == ()):
+                raise ValueError(f"actions must be an array of shape ({self.n},), one per "
+                                 f"environment, not of shape {a.shape}")
+            if a.dtype.kind not in "iu":
+                raise ValueError(f"actions must be whole numbers (an integer array), "
+                                 f"not {a.dtype}")
+            a = a.astype(np.int64).reshape(self.n)
+            bad = (a < 0) | (a >= N_ACTIONS)
+            if not bad.any():
+                bad = self.state.mask[np.arange(self.n), a] == 0
+            if bad.any():
+                raise ValueError(self._illegal(int(np.argmax(bad)), int(a[np.argmax(bad)])))
         self._run(K.STEPS[self.kind], lambda s, lo, hi: (s, a[lo:hi], self.seed, self.stride,
                                                           self.lineup, self.packed))
 
@@ -119,25 +137,40 @@ class Rounds:
 
     def _run(self, kernel, args) -> None:
         """The kernel on every row, split into `threads` parts run at once."""
-        state, parts = self.state, self._parts()
+        state, parts = self.state, self._parts
         if len(parts) == 1:
-            codes = [batch.call(kernel, *args(state, 0, self.n), self._scratch[0])]
+            codes = [self._call(kernel, *args(state, 0, self.n), self._scratch[0])]
         else:
             batch.call(kernel, *args(_rows(state, 0, 0), 0, 0), self._scratch[0])  # compiled
             jobs = [self._pool.submit(kernel, *args(_rows(state, lo, hi), lo, hi), scratch)
                     for (lo, hi), scratch in zip(parts, self._scratch)]
             codes = [j.result() for j in jobs]
         for (lo, _), code in zip(parts, codes):
+            self._check(lo, code)
+
+    @staticmethod
+    def _check(lo: int, code: int) -> None:
+        """Raise for what a kernel call of rows lo.. returned, if not 0."""
+        if code:
             if code == K.BAD_STRATEGY:
                 raise RuntimeError("a strategy at a kernel seat chose a move that does not exist")
-            if code < 0:
-                raise RuntimeError(f"internal: environment {lo - code - 1} was stepped with "
-                                   "an illegal action")
+            raise RuntimeError(f"internal: environment {lo - code - 1} was stepped with an "
+                               "illegal action")
 
-    def _parts(self) -> list[tuple[int, int]]:
-        k = self.threads
-        cuts = [self.n * j // k for j in range(k + 1)]
-        return list(zip(cuts, cuts[1:]))
+    def _call(self, kernel, *args):
+        """`kernel(*args)` by its compiled entry for these argument types,
+        found once by Numba's dispatch (which costs 10 us a call, the entry
+        under 1 us: a step of one round is mostly that); the arguments of a
+        `Rounds` keep their types."""
+        entry = self._entries.get(kernel)
+        if entry is None:
+            code = batch.call(kernel, *args)
+            dispatcher = from_python(kernel)
+            types = tuple(dispatcher.typeof_pyval(a) for a in args)
+            self._entries[kernel] = dispatcher.overloads[types].entry_point
+            return code
+        return entry(*args)
+
 
     def random_actions(self, seed: int, mask=None) -> np.ndarray:
         """A legal action per row drawn uniformly from `mask` (default: the

@@ -60,13 +60,14 @@ class ScopaAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.agents[int(self.rounds.state.seat[0])]
+        self._over = False
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
         st = self.rounds.state
-        if seat == int(st.seat[0]) and st.mask[0].any():
+        if seat == st.seat[0] and not self._over:
             return {"observation": st.obs[0].copy(), "action_mask": st.mask[0].copy()}
         obs, mask = self.rounds.view(0, seat)
         return {"observation": obs, "action_mask": mask}
@@ -84,10 +85,11 @@ class ScopaAEC(AECEnv):
         if action is None or isinstance(action, (bool, np.bool_)) or \
                 not isinstance(action, (int, np.integer)):
             raise ValueError(f"an action is a whole number 0..79 (docs/ENVS.md), not {action!r}")
-        self.rounds.step(np.array([int(action)]))
+        self.rounds.step(action)
         st = self.rounds.state
         self._cumulative_rewards[agent] = 0.0
         if st.done[0]:
+            self._over = True
             result = self.rounds.result(0)
             for s, a in enumerate(self.agents):
                 self.rewards[a] = float(st.rewards[0, s])
