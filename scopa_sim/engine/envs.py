@@ -8,6 +8,7 @@ or more steps; the observation int8[obs_size] of the seat to play.
 """
 from __future__ import annotations
 
+import copy
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -184,7 +185,22 @@ class Rounds:
                    np.zeros(1, np.uint64), out)
         return out
 
+    def fork(self) -> Rounds:
+        """A copy whose rounds go on apart from these (the kernel scratch
+        shared: use the two from one thread), for search and what-ifs."""
+        other = copy.copy(self)
+        other.state = K.Envs(*(f.copy() for f in self.state))
+        other._one = np.zeros(1, np.int64)
+        return other
+
+    def __deepcopy__(self, memo):
+        return self.fork()
+
     # -- reading one row -------------------------------------------------------
+    def plays(self, i: int = 0) -> list[tuple[int, int, int]]:
+        """Row i's plays so far: (seat, card, capture set as a card mask)."""
+        return [tuple(p) for p in self.state.log[i][:int(self.state.pos[i, P.PLAYS])].tolist()]
+
     def moves(self, i: int = 0) -> list[Move]:
         """Row i's legal moves (card, capture set), canonical order."""
         pos = self.state.pos[i]

@@ -23,9 +23,10 @@ def gym_env(opponent: str = "net", preset: str = "scopa", seat: int = 0,
 
 
 def vector_env(n: int, preset: str = "scopa", opponent: str | None = "random", seat: int = 0,
-               threads: int = 2, **rule_options):
+               threads: int = 2, copy: bool = True, **rule_options):
     """n rounds stepped in one compiled call (gymnasium.vector.VectorEnv
     conventions, same-step autoreset). `opponent=None`: every seat is played
     by the caller (self-play; rewards per seat)."""
     from .vector import ScopaVector
-    return ScopaVector(n, preset, opponent=opponent, seat=seat, threads=threads, **rule_options)
+    return ScopaVector(n, preset, opponent=opponent, seat=seat, threads=threads, copy=copy,
+                       **rule_options)

@@ -19,12 +19,14 @@ class ScopaVector(VectorEnv):
     `reset(seed=)`, dealt as `simulate` deals them. With an `opponent` the
     agent plays `seat` and rewards are float32[n]; with `opponent=None`
     every seat is the caller's (self-play): obs is the seat to play's
-    (info["seat"]) and rewards are float32[n, players], each seat's."""
+    (info["seat"]) and rewards are float32[n, players], each seat's.
+    `copy=False` returns the environments' own observation arrays, which
+    the next step overwrites (as SyncVectorEnv's `copy`)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, n: int, preset: str = "scopa", opponent: str | None = "random",
-                 seat: int = 0, threads: int = 2, **rule_options):
+                 seat: int = 0, threads: int = 2, copy: bool = True, **rule_options):
         self.rules = rules_of(preset, rule_options)
         players = self.rules.players
         self.seat = whole(seat, "seat", 0, players - 1)
@@ -37,7 +39,7 @@ class ScopaVector(VectorEnv):
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, 80))
-        self._seed, self._reset = None, False
+        self._seed, self._reset, self.copy = None, False, bool(copy)
 
     def reset(self, *, seed=None, options=None):
         """Deal every environment's first round; `seed`: one whole number
@@ -63,6 +65,8 @@ class ScopaVector(VectorEnv):
 
     def _obs(self):
         st = self.rounds.state
+        if not self.copy:              # the environments' own arrays, changed by the next step
+            return {"observation": st.obs, "action_mask": st.mask}
         return {"observation": st.obs.copy(), "action_mask": st.mask.copy()}
 
     def _info(self):
