@@ -275,3 +275,19 @@ def test_the_vector_env_refuses_actions_and_masks_of_the_wrong_shape_or_dtype():
     with pytest.raises(ValueError, match="int8 or bool"):
         v.sample(0, np.ones((4, 80), np.float64))
     assert (v.sample(0, np.ones((4, 80), bool)) >= 0).all()
+
+
+def test_random_actions_are_legal_and_the_same_on_one_thread_or_two():
+    one, two = vector_env(700, threads=1), vector_env(700, threads=2)
+    for v in (one, two):
+        v.reset(seed=3)
+    a, b = one.sample(5), two.sample(5)
+    assert (a == b).all() and two.rounds.threads == 2
+    assert one.rounds.state.mask[np.arange(700), a].all()
+
+
+def test_reinforce_beats_random_after_a_short_training():
+    """docs/ENVS.md's example, short: 30 batches (about 10 s)."""
+    from scopa_sim.envs.reinforce import evaluate, train
+    policy = train(iterations=30, seed=1)
+    assert evaluate(policy, "random", 2000) > evaluate(None, "random", 2000) + 0.1

@@ -75,6 +75,8 @@ class Rounds:
         self._ask = None                        # scratch for `suggest`, made on first use
         self._lock = threading.Lock()
         self._one = np.zeros(1, np.int64)             # the action of a one-row step
+        self._asked = {}                              # row -> the move `strategy_action` plays
+        self._rng = [np.zeros(1, np.uint64) for _ in range(self.threads)]   # `random_actions`
         self._entries = {}                            # kernel -> its compiled entry (`_call`)
         cuts = [self.n * j // self.threads for j in range(self.threads + 1)]
         self._parts = list(zip(cuts, cuts[1:]))
@@ -180,9 +182,15 @@ class Rounds:
         Give each call its own seed."""
         mask = self.state.mask if mask is None else check_mask(mask, self.n)
         out = np.empty(self.n, np.int64)
-        seed = whole(seed, "seed", 0, MAX_SEED, SEED_SPAN)
-        batch.call(K.random_actions, mask, np.uint64(seed), np.int64(0),
-                   np.zeros(1, np.uint64), out)
+        seed = np.uint64(whole(seed, "seed", 0, MAX_SEED, SEED_SPAN))
+        if len(self._parts) == 1:
+            self._call(K.random_actions, mask, seed, np.int64(0), self._rng[0], out)
+            return out
+        batch.call(K.random_actions, mask[:0], seed, np.int64(0), self._rng[0], out[:0])
+        jobs = [self._pool.submit(K.random_actions, mask[lo:hi], seed, np.int64(lo), rng,
+                                  out[lo:hi]) for (lo, hi), rng in zip(self._parts, self._rng)]
+        for j in jobs:
+            j.result()
         return out
 
     def fork(self) -> Rounds:
@@ -190,7 +198,7 @@ class Rounds:
         shared: use the two from one thread), for search and what-ifs."""
         other = copy.copy(self)
         other.state = K.Envs(*(f.copy() for f in self.state))
-        other._one = np.zeros(1, np.int64)
+        other._one, other._asked = np.zeros(1, np.int64), dict(self._asked)
         return other
 
     def __deepcopy__(self, memo):
@@ -261,6 +269,13 @@ class Rounds:
             if not 0 <= k < m:
                 raise RuntimeError(f"strategy {s} chose move {k} of {m}")
             return Move(int(scratch.cards[k]), tuple(cards_of(int(scratch.takes[k]))))
+
+    def strategy_action(self, i: int, strategy: str) -> int:
+        """Row i's next action of the move a built-in `strategy` plays
+        (`suggest`, asked at the move's first step and kept for the others)."""
+        if int(self.state.pending[i]) < 0:
+            self._asked[i] = self.suggest(i, strategy)
+        return self.action_for(i, self._asked[i])
 
     def result(self, i: int) -> dict:
         """Row i's last finished round as `Round.result` gives it."""

@@ -126,6 +126,11 @@ class ScopaState(pyspiel.State):
         """The next action toward `move`."""
         return self._rounds.action_for(0, move)
 
+    def strategy_action(self, strategy: str) -> int:
+        """The next action of the move a built-in strategy plays here (asked
+        at the move's first step, kept for its others)."""
+        return self._rounds.strategy_action(0, strategy)
+
 
 class ScopaObserver:
     """The observation (or, with perfect recall, the information state) of a
