@@ -291,3 +291,17 @@ def test_reinforce_beats_random_after_a_short_training():
     from scopa_sim.envs.reinforce import evaluate, train
     policy = train(iterations=30, seed=1)
     assert evaluate(policy, "random", 2000) > evaluate(None, "random", 2000) + 0.1
+
+
+def test_the_core_package_loads_no_learning_library():
+    """`import scopa_sim`, a simulation, and the engine's rounds load none of
+    pettingzoo, gymnasium or pyspiel: only `scopa_sim.envs`' modules do."""
+    import subprocess
+    import sys
+    code = ("import sys, scopa_sim; scopa_sim.simulate(rounds=10, seed=1); "
+            "import scopa_sim.engine.envs, scopa_sim.envs; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('pettingzoo', 'gymnasium', 'pyspiel', 'open_spiel')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
