@@ -305,3 +305,10 @@ def test_the_core_package_loads_no_learning_library():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_plain_python_opponent_is_refused():
+    from pathlib import Path
+    example = Path(__file__).resolve().parents[1] / "docs" / "examples" / "greedy_py.py"
+    with pytest.raises(ValueError, match="plain-Python user strategy cannot play inside"):
+        gym_env(opponent=f"{example}:greedy")
