@@ -78,6 +78,7 @@ class Rounds:
         self._asked = {}                              # row -> the move `strategy_action` plays
         self._rng = [np.zeros(1, np.uint64) for _ in range(self.threads)]   # `random_actions`
         self._entries = {}                            # kernel -> its compiled entry (`_call`)
+        self._step = None                             # the step kernel's, once found
         cuts = [self.n * j // self.threads for j in range(self.threads + 1)]
         self._parts = list(zip(cuts, cuts[1:]))
 
@@ -108,8 +109,14 @@ class Rounds:
             if not (0 <= actions < N_ACTIONS and self.state.mask[0, actions]):
                 raise ValueError(self._illegal(0, int(actions)))
             a[0] = actions
-            code = self._call(K.STEPS[self.kind], self.state, a, self.seed, self.stride,
-                              self.lineup, self.packed, self._scratch[0])
+            entry = self._entries.get(K.STEPS[self.kind]) if self._step is None else self._step
+            if entry is None:
+                code = self._call(K.STEPS[self.kind], self.state, a, self.seed, self.stride,
+                                  self.lineup, self.packed, self._scratch[0])
+                self._step = self._entries[K.STEPS[self.kind]]
+            else:
+                code = entry(self.state, a, self.seed, self.stride, self.lineup, self.packed,
+                             self._scratch[0])
             if code:
                 self._check(0, code)
             return

@@ -35,7 +35,8 @@ class ScopaAEC(AECEnv):
         self.action_spaces = {a: action_space() for a in self.possible_agents}
         self.rounds = Rounds(1, self.rules)
         self._seed, self._next = None, 0
-        self.agents = []
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.agents, self._over = [], True
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -65,7 +66,7 @@ class ScopaAEC(AECEnv):
             self.render()
 
     def observe(self, agent):
-        seat = self.possible_agents.index(agent)
+        seat = self._seat[agent]
         st = self.rounds.state
         if seat == st.seat[0] and not self._over:
             return {"observation": st.obs[0].copy(), "action_mask": st.mask[0].copy()}
@@ -73,21 +74,20 @@ class ScopaAEC(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
-        agent = self.agent_selection
-        if self.terminations.get(agent) or self.truncations.get(agent):
+        if self._over:
+            agent = self.agent_selection
+            if not self.agents:
+                raise ValueError("the round is over: reset the environment for a new round")
             if action is not None:
                 raise ValueError(f"the round is over: {agent} can only step None; reset the "
                                  f"environment for a new round")
             self._was_dead_step(action)
             return
-        if not self.agents:
-            raise ValueError("the round is over: reset the environment for a new round")
-        if action is None or isinstance(action, (bool, np.bool_)) or \
-                not isinstance(action, (int, np.integer)):
+        if type(action) is not int and (isinstance(action, (bool, np.bool_)) or
+                                         not isinstance(action, (int, np.integer))):
             raise ValueError(f"an action is a whole number 0..79 (docs/ENVS.md), not {action!r}")
-        self.rounds.step(action)
+        self.rounds.step(action)        # rewards stay 0 until the round's end
         st = self.rounds.state
-        self._cumulative_rewards[agent] = 0.0
         if st.done[0]:
             self._over = True
             result = self.rounds.result(0)
@@ -95,11 +95,10 @@ class ScopaAEC(AECEnv):
                 self.rewards[a] = float(st.rewards[0, s])
                 self.terminations[a] = True
                 self.infos[a] = {"result": dict(result)}
+            self._cumulative_rewards[self.agent_selection] = 0.0
             self._accumulate_rewards()
         else:
-            for a in self.agents:
-                self.rewards[a] = 0.0
-            self.agent_selection = self.agents[int(st.seat[0])]
+            self.agent_selection = self.possible_agents[st.seat[0]]
         if self.render_mode == "human":
             self.render()
 
