@@ -312,3 +312,14 @@ def test_a_plain_python_opponent_is_refused():
     example = Path(__file__).resolve().parents[1] / "docs" / "examples" / "greedy_py.py"
     with pytest.raises(ValueError, match="plain-Python user strategy cannot play inside"):
         gym_env(opponent=f"{example}:greedy")
+
+
+def test_gymnasiums_vector_wrappers_read_the_vector_env():
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+    v = RecordEpisodeStatistics(vector_env(16, opponent="greedy"))
+    v.reset(seed=1)
+    for k in range(200):
+        _, r, term, _, info = v.step(v.unwrapped.sample(k))
+        if term.any():
+            break
+    assert (info["episode"]["r"][term] == r[term]).all() and info["_episode"][term].all()

@@ -70,8 +70,11 @@ class ScopaVector(VectorEnv):
         return {"observation": st.obs.copy(), "action_mask": st.mask.copy()}
 
     def _info(self):
-        st = self.rounds.state
-        return {"seat": st.seat.copy(), "round": st.unit.copy()}
+        """Each environment's seat to play and round, with the `_key` masks
+        gymnasium's vector wrappers read (every environment has both)."""
+        st, every = self.rounds.state, np.ones(self.num_envs, np.bool_)
+        return {"seat": st.seat.copy(), "_seat": every, "round": st.unit.copy(),
+                "_round": every.copy()}
 
     def sample(self, seed: int, mask=None) -> np.ndarray:
         """A legal action per environment, uniformly from `mask` (default the
