@@ -66,3 +66,26 @@ def test_tensors_and_strings():
 def test_a_bad_preset_is_refused():
     with pytest.raises(Exception, match="unknown rules preset"):
         pyspiel.load_game("python_scopa", {"preset": "scopaa"})
+
+
+def test_exploitability_of_greedy_and_random_in_the_last_six_plays():
+    """`start=30`: each deal's first 30 plays made by greedy, then the last
+    six (nothing hidden: the deck is out) small enough for OpenSpiel's exact
+    NashConv (docs/ENVS.md)."""
+    from open_spiel.python import policy as policy_lib
+    from open_spiel.python.algorithms import exploitability
+    game = pyspiel.load_game("python_scopa", {"start": 30, "deals": 4, "seed": 1})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert len(state._rounds.plays(0)) == 30
+
+    class Greedy(policy_lib.Policy):
+        def __init__(self):
+            super().__init__(game, [0, 1])
+
+        def action_probabilities(self, state, player_id=None):
+            return {state.clone().strategy_action("greedy"): 1.0}
+
+    greedy = exploitability.nash_conv(game, Greedy())
+    uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
+    assert greedy >= 0 and uniform > 0

@@ -29,6 +29,7 @@ from .seats import Seats
 from .strategies import parse_strategy
 
 N_ACTIONS, TAKE = K.N_ACTIONS, K.TAKE
+PLAYS = P.PLAYS                       # the position's slot of the plays made (`kernels.position`)
 MIN_SPLIT = 256            # rows per thread, at least, before a step is split across threads
 
 
@@ -258,6 +259,11 @@ class Rounds:
                              "kernel seat of the lineup")
         if int(self.state.pending[i]) >= 0:
             raise ValueError("a move is half chosen (its capture): finish it first")
+        return self._suggest(i, s)
+
+    def _suggest(self, i: int, s) -> Move:
+        """`suggest` of the parsed strategy `s`, at either stage (the position
+        does not change while a capture is chosen)."""
         if not self.state.mask[i].any():
             raise ValueError("the round is over: reset it")
         with self._lock:
@@ -279,10 +285,26 @@ class Rounds:
 
     def strategy_action(self, i: int, strategy: str) -> int:
         """Row i's next action of the move a built-in `strategy` plays
-        (`suggest`, asked at the move's first step and kept for the others)."""
-        if int(self.state.pending[i]) < 0:
+        (`suggest`, asked at the move's first step and kept for the others;
+        asked again at a later step reached otherwise, and if the card being
+        played is not the strategy's, its first capture still open)."""
+        pending = int(self.state.pending[i])
+        if pending < 0:
             self._asked[i] = self.suggest(i, strategy)
+        elif not self._fits(i, self._asked.get(i)):   # asked elsewhere (a copy), or not at all
+            move = self._suggest(i, parse_strategy(strategy))
+            if not self._fits(i, move):               # the card played is not the strategy's
+                move = next(m for m in self.moves(i) if self._fits(i, m))
+            self._asked[i] = move
         return self.action_for(i, self._asked[i])
+
+    def _fits(self, i: int, move) -> bool:
+        """Whether `move` is what row i's capture being chosen can still become."""
+        if move is None or move[0] != int(self.state.pending[i]):
+            return False
+        chosen = int(self.state.chosen[i])
+        below = (1 << chosen.bit_length()) - 1
+        return sum(1 << c for c in move[1]) & below == chosen
 
     def result(self, i: int) -> dict:
         """Row i's last finished round as `Round.result` gives it."""

@@ -5,9 +5,10 @@
     game = pyspiel.load_game("python_scopa", {"preset": "scopa+fewest_cards"})
 
 Parameters: `preset` (a preset, with `+option` changes as `Rules.preset`
-reads them), `seed` and `deals`. One round a game: the first node is a
-chance node whose `deals` equally likely outcomes k are round k of the run
-seeded `seed`, dealt as `simulate` deals it; then the seats' actions, the
+reads them), `seed`, `deals` and `start`. One round a game: the first node
+is a chance node whose `deals` equally likely outcomes k are round k of the
+run seeded `seed`, dealt as `simulate` deals it, its first `start` plays
+made by greedy (an endgame small enough for exact tools); then the seats' actions, the
 80 of docs/ENVS.md (a move in one or more steps). Returns: each seat's
 side's points less the mean of the other sides'. Observation tensor: the
 envs' observation (float32); information state tensor: it and every play
@@ -19,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from ..engine.envs import N_ACTIONS, Rounds, action_name, obs_size
+from ..engine.envs import N_ACTIONS, PLAYS as P_PLAYS, Rounds, action_name, obs_size
 from ..engine.rules import Rules
 
 _MAX_PLAYERS = 6
@@ -38,7 +39,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"preset": "scopa", "seed": 0, "deals": 1000})
+    parameter_specification={"preset": "scopa", "seed": 0, "deals": 1000, "start": 0})
 
 
 class ScopaGame(pyspiel.Game):
@@ -48,8 +49,11 @@ class ScopaGame(pyspiel.Game):
         params = {**_GAME_TYPE.parameter_specification, **(params or {})}
         self.rules = Rules.preset(str(params["preset"]))
         self.seed, self.deals = int(params["seed"]), int(params["deals"])
+        self.start = int(params["start"])
         if self.deals < 1:
             raise ValueError(f"deals is at least 1, not {self.deals}")
+        if not 0 <= self.start < _PLAYS:
+            raise ValueError(f"start is a number of plays 0..39, not {self.start}")
         info = pyspiel.GameInfo(
             num_distinct_actions=N_ACTIONS, max_chance_outcomes=self.deals,
             num_players=self.rules.players, min_utility=-60.0, max_utility=60.0,
@@ -98,6 +102,8 @@ class ScopaState(pyspiel.State):
         if self._rounds is None:
             self._rounds = self._game.rounds.fork()
             self._rounds.reset(self._game.seed, first=int(action))
+            while int(self.state.pos[0, P_PLAYS]) < self._game.start and not self.is_terminal():
+                self._rounds.step(self._rounds.strategy_action(0, "greedy"))
         else:
             self._rounds.step(int(action))
 
