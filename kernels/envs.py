@@ -28,7 +28,7 @@ The observation of the seat to play (int8[obs_size(players, sides)]):
     120  card      the card being played (stage 1)  160 taking: its capture so far
     200  piles     40 per side, the observer's side first, then in seat order
     then position from the leader (players, one-hot), last capturer counted
-    from the observer (players + 1, one-hot: the last is nobody), scopas per
+    from the observer (players + 1, one-hot: its last slot, nobody), scopas per
     side (observer's first), hand sizes per seat (observer's first), plays
     made, cards left to deal, last play (0/1), stage (0/1).
 """
