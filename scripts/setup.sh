@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Create .venv (if missing) and install scopa-sim with its extras into it: test
 # (pytest, hypothesis) by default, or those named: `bash scripts/setup.sh test,train`
-# (train: torch, CPU build, for `scopa-sim train`).
+# (train: torch, CPU build, for `scopa-sim train`; envs: PettingZoo, Gymnasium and
+# OpenSpiel, for scopa_sim.envs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then

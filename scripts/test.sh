@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up .venv (scripts/setup.sh, with torch for the training tests), then run every stage,
+# Set up .venv (scripts/setup.sh, with torch for the training tests and the learning
+# environments' extra for theirs), then run every stage,
 # each reported whatever the others did, and exit non-zero if any failed:
 #   pytest    the test suite but its slow tests, on 2 worker processes (pytest-xdist, a
 #             module's tests on one worker), under 10 minutes on 2 free cores
@@ -11,7 +12,7 @@
 # CI (.ci/run) sets HYPOTHESIS_PROFILE=ci: the property tests draw the same examples every run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh test,train || { echo "test.sh: set-up failed" >&2; exit 1; }
+bash scripts/setup.sh test,train,envs || { echo "test.sh: set-up failed" >&2; exit 1; }
 failed=()
 stage() {
     local name=$1; shift

@@ -20,6 +20,7 @@ LAYERS = {                              # a layer -> what it may import of the p
                         "scopa_sim.engine", *CONSTANTS, *BASE),
     "scopa_sim.cli": ("scopa_sim.cli", "scopa_sim.study", "scopa_sim.analysis", "scopa_sim.runs",
                       "scopa_sim.engine", *CONSTANTS, *BASE),
+    "scopa_sim.envs": ("scopa_sim.envs", "scopa_sim.engine", *CONSTANTS, *BASE),
     "scopa_sim.observation": ("scopa_sim.engine.observation",),    # the strategy author's face
     "scopa_sim.data.maxims": ("scopa_sim", "scopa_sim.observation"),  # a strategy, as data
     **{m: () for m in BASE},

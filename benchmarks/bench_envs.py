@@ -1,0 +1,122 @@
+"""The learning environments' speed (docs/ENVS.md), each after a warm-up:
+
+    .venv/bin/python benchmarks/bench_envs.py [--seconds S] [--n N]
+
+- AEC env, random agents (one core): PettingZoo's loop (`agent_iter`,
+  `last`, a uniformly random legal action, `step`), steps/s; goal 250,000;
+- vector env, self-play, `--n` rounds on 2 threads (and on 1): steps/s of
+  `step(sample(k))` (both in compiled code), and of the step alone; goal
+  10,000,000 on 2 cores;
+- gym env against the net: steps/s of random legal actions; goal 20,000;
+- OpenSpiel (`python_scopa`): random play-outs through pyspiel, rounds/s.
+
+Wall time; the machine's load average is printed beside the figures (the
+cores are shared: run it on a quiet machine for the true figures).
+"""
+import argparse
+import os
+import random
+import time
+
+import numpy as np
+
+from scopa_sim.envs import aec_env, gym_env, vector_env
+
+
+def timed(run, seconds):
+    """Units per second of `run(k)` (returning its units) called until `seconds` pass."""
+    start, units, k = time.perf_counter(), 0, 0
+    while time.perf_counter() - start < seconds:
+        units += run(k)
+        k += 1
+    return units / (time.perf_counter() - start)
+
+
+def aec(seconds):
+    env, pick = aec_env(), random.Random(0)
+    env.reset(seed=1)
+
+    def episode(_):
+        env.reset()
+        steps = 0
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = obs["action_mask"].nonzero()[0]
+                action = int(legal[pick.randrange(len(legal))])
+            env.step(action)
+            steps += 1
+        return steps
+    episode(0)
+    return timed(episode, seconds)
+
+
+def vector(n, threads, seconds):
+    v = vector_env(n, opponent=None, threads=threads, copy=False)
+    v.reset(seed=1)
+    v.step(v.sample(0))
+    both = timed(lambda k: (v.step(v.sample(k)), n)[1], seconds)
+    rounds, spent, k = v.rounds, 0.0, 0
+    while spent < seconds:
+        a = rounds.random_actions(10**6 + k)
+        t = time.perf_counter()
+        rounds.step(a)
+        spent += time.perf_counter() - t
+        k += 1
+    v.close()
+    return both, n * k / spent
+
+
+def gym(seconds):
+    g, pick = gym_env("net"), random.Random(0)
+    obs, _ = g.reset(seed=1)
+
+    def step(_):
+        nonlocal obs
+        legal = obs["action_mask"].nonzero()[0]
+        obs, _, done, _, _ = g.step(int(legal[pick.randrange(len(legal))]))
+        if done:
+            obs, _ = g.reset()
+        return 1
+    step(0)
+    return timed(step, seconds)
+
+
+def openspiel(seconds):
+    import pyspiel
+    import scopa_sim.envs.openspiel  # noqa: F401  (registers python_scopa)
+    game, pick = pyspiel.load_game("python_scopa"), random.Random(0)
+
+    def playout(k):
+        state = game.new_initial_state()
+        state.apply_action(k % 1000)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[pick.randrange(len(legal))])
+        return 1
+    playout(0)
+    return timed(playout, seconds)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per figure")
+    parser.add_argument("--n", type=int, default=8192, help="vector env size")
+    args = parser.parse_args()
+    print(f"load average {os.getloadavg()[0]:.2f} (2 cores)")
+    print(f"AEC env, random agents, 1 core       {aec(args.seconds):>14,.0f} steps/s  "
+          f"(goal 250,000)")
+    for threads in (1, 2):
+        both, alone = vector(args.n, threads, args.seconds)
+        print(f"vector env, n={args.n}, {threads} thread(s)  {both:>14,.0f} steps/s with "
+              f"sample(), {alone:,.0f} step alone  (goal 10,000,000 on 2)")
+    print(f"gym env against the net             {gym(args.seconds):>14,.0f} steps/s  "
+          f"(goal 20,000)")
+    print(f"OpenSpiel random play-outs          {openspiel(args.seconds):>14,.1f} rounds/s")
+    print(f"load average {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

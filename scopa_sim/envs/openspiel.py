@@ -1,0 +1,190 @@
+"""Scopa as an OpenSpiel game: importing this module registers
+`python_scopa` with pyspiel (docs/ENVS.md).
+
+    import pyspiel, scopa_sim.envs.openspiel
+    game = pyspiel.load_game("python_scopa", {"preset": "scopa+fewest_cards"})
+
+Parameters: `preset` (a preset, with `+option` changes as `Rules.preset`
+reads them), `seed`, `deals` and `start`. One round a game: the first node
+is a chance node whose `deals` equally likely outcomes k are round k of the
+run seeded `seed`, dealt as `simulate` deals it, its first `start` plays
+made by greedy (an endgame small enough for exact tools); then the seats' actions, the
+80 of docs/ENVS.md (a move in one or more steps). Returns: each seat's
+side's points less the mean of the other sides'. Observation tensor: the
+envs' observation (float32); information state tensor: it and every play
+of the round so far (seat one-hot, card one-hot, cards taken), perfect
+recall.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from ..engine.envs import N_ACTIONS, PLAYS as P_PLAYS, Rounds, action_name, obs_size
+from ..engine.rules import Rules
+
+_MAX_PLAYERS = 6
+_PLAYS = 40
+_GAME_TYPE = pyspiel.GameType(
+    short_name="python_scopa",
+    long_name="Python Scopa (scopa-sim)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=_MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"preset": "scopa", "seed": 0, "deals": 1000, "start": 0})
+
+
+class ScopaGame(pyspiel.Game):
+    """One round of the preset's rules, dealt from a run's rounds."""
+
+    def __init__(self, params=None):
+        params = {**_GAME_TYPE.parameter_specification, **(params or {})}
+        self.rules = Rules.preset(str(params["preset"]))
+        self.seed, self.deals = int(params["seed"]), int(params["deals"])
+        self.start = int(params["start"])
+        if self.deals < 1:
+            raise ValueError(f"deals is at least 1, not {self.deals}")
+        if not 0 <= self.start < _PLAYS:
+            raise ValueError(f"start is a number of plays 0..39, not {self.start}")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=N_ACTIONS, max_chance_outcomes=self.deals,
+            num_players=self.rules.players, min_utility=-60.0, max_utility=60.0,
+            utility_sum=0.0, max_game_length=2 * _PLAYS)
+        super().__init__(_GAME_TYPE, info, params)
+        self.rounds = Rounds(1, self.rules)      # the kernel scratch every state shares
+
+    def new_initial_state(self):
+        return ScopaState(self)
+
+    def __deepcopy__(self, memo):          # a state's clone shares its game
+        return self
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return ScopaObserver(self, recall)
+
+
+class ScopaState(pyspiel.State):
+    """A round: a chance node (the deal), then the seats' steps."""
+
+    def __init__(self, game: ScopaGame):
+        super().__init__(game)
+        self._game = game
+        self._rounds = None            # this state's round (a fork of the game's `Rounds`)
+
+    @property
+    def state(self):
+        return self._rounds.state
+
+    def current_player(self):
+        if self._rounds is None:
+            return pyspiel.PlayerId.CHANCE
+        if not self.state.mask[0].any():
+            return pyspiel.PlayerId.TERMINAL
+        return int(self.state.seat[0])
+
+    def _legal_actions(self, player):
+        return np.flatnonzero(self.state.mask[0]).tolist()
+
+    def chance_outcomes(self):
+        p = 1.0 / self._game.deals
+        return [(k, p) for k in range(self._game.deals)]
+
+    def _apply_action(self, action):
+        if self._rounds is None:
+            self._rounds = self._game.rounds.fork()
+            self._rounds.reset(self._game.seed, first=int(action))
+            while int(self.state.pos[0, P_PLAYS]) < self._game.start and not self.is_terminal():
+                self._rounds.step(self._rounds.strategy_action(0, "greedy"))
+        else:
+            self._rounds.step(int(action))
+
+    def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal round {action}"
+        return action_name(int(action))
+
+    def is_terminal(self):
+        return self._rounds is not None and not self.state.mask[0].any()
+
+    def returns(self):
+        if not self.is_terminal():
+            return [0.0] * self._game.rules.players
+        return [float(x) for x in self.state.rewards[0, :self._game.rules.players]]
+
+    def __str__(self):
+        return "(not dealt)" if self._rounds is None else self._rounds.text(0)
+
+    # -- a scopa-sim strategy's move -------------------------------------------
+    def suggest(self, strategy: str):
+        """The move (card, capture set) a built-in strategy plays here."""
+        return self._rounds.suggest(0, strategy)
+
+    def action_for(self, move) -> int:
+        """The next action toward `move`."""
+        return self._rounds.action_for(0, move)
+
+    def strategy_action(self, strategy: str) -> int:
+        """The next action of the move a built-in strategy plays here (asked
+        at the move's first step, kept for its others)."""
+        return self._rounds.strategy_action(0, strategy)
+
+
+class ScopaObserver:
+    """The observation (or, with perfect recall, the information state) of a
+    player, as OpenSpiel's PyObserver interface reads it."""
+
+    def __init__(self, game: ScopaGame, recall: bool):
+        r = game.rules
+        self.recall, self.players = recall, r.players
+        size = obs_size(r)
+        pieces = [("observation", size)]
+        if recall:
+            pieces.append(("plays", _PLAYS * (r.players + 80)))
+        self.tensor = np.zeros(sum(s for _, s in pieces), np.float32)
+        self.dict, at = {}, 0
+        for name, s in pieces:
+            self.dict[name] = self.tensor[at:at + s]
+            at += s
+        if recall:
+            self.dict["plays"] = self.dict["plays"].reshape(_PLAYS, r.players + 80)
+
+    def set_from(self, state: ScopaState, player: int):
+        self.tensor.fill(0)
+        if state._rounds is None:
+            return
+        obs, _ = state._rounds.view(0, player)
+        self.dict["observation"][:] = obs
+        if self.recall:
+            plays = self.dict["plays"]
+            n = self.players
+            for k, (seat, card, take) in enumerate(self._plays(state)):
+                plays[k, seat] = 1
+                plays[k, n + card] = 1
+                for c in range(40):
+                    if take >> c & 1:
+                        plays[k, n + 40 + c] = 1
+
+    @staticmethod
+    def _plays(state):
+        return state._rounds.plays(0)
+
+    def string_from(self, state: ScopaState, player: int):
+        if state._rounds is None:
+            return "(not dealt)"
+        obs, _ = state._rounds.view(0, player)
+        text = f"p{player} " + " ".join(f"{i}:{obs[i]}" for i in np.flatnonzero(obs))
+        if self.recall:
+            text += " plays " + " ".join(f"{s}:{c}:{t}" for s, c, t in self._plays(state))
+        return text
+
+
+pyspiel.register_game(_GAME_TYPE, ScopaGame)

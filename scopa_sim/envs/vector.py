@@ -1,0 +1,85 @@
+"""n rounds stepped in one compiled call, after gymnasium.vector.VectorEnv's
+conventions (docs/ENVS.md): `reset(seed=)` -> (obs, info), `step(actions)`
+-> (obs, rewards, terminated, truncated, info), a finished round replaced by
+the next at once (same-step autoreset)."""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..engine.checks import whole
+from ..engine.envs import Rounds
+from ._common import action_space, observation_space, rules_of
+
+
+class ScopaVector(VectorEnv):
+    """Environment i plays rounds i, i + n, i + 2n, ... of the run seeded by
+    `reset(seed=)`, dealt as `simulate` deals them. With an `opponent` the
+    agent plays `seat` and rewards are float32[n]; with `opponent=None`
+    every seat is the caller's (self-play): obs is the seat to play's
+    (info["seat"]) and rewards are float32[n, players], each seat's.
+    `copy=False` returns the environments' own observation arrays, which
+    the next step overwrites (as SyncVectorEnv's `copy`)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, n: int, preset: str = "scopa", opponent: str | None = "random",
+                 seat: int = 0, threads: int = 2, copy: bool = True, **rule_options):
+        self.rules = rules_of(preset, rule_options)
+        players = self.rules.players
+        self.seat = whole(seat, "seat", 0, players - 1)
+        self.self_play = opponent is None
+        lineup = [None] * players if self.self_play else [opponent] * players
+        lineup[self.seat] = None
+        self.rounds = Rounds(n, self.rules, lineup, threads=threads)
+        self.num_envs = self.rounds.n
+        self.single_observation_space = observation_space(self.rules)
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, 80))
+        self._seed, self._reset, self.copy = None, False, bool(copy)
+
+    def reset(self, *, seed=None, options=None):
+        """Deal every environment's first round; `seed`: one whole number
+        for all (environment i plays rounds i, i + n, ... of that run)."""
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise ValueError(f"seed is one whole number for all the environments, not {seed!r}")
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**63)) if self._seed is None \
+                else self._seed + 1
+        self._seed, self._reset = int(seed), True
+        self.rounds.reset(self._seed, first=0, stride=self.num_envs)
+        return self._obs(), self._info()
+
+    def step(self, actions):
+        if not self._reset:
+            raise ValueError("reset the environments before stepping them")
+        self.rounds.step(actions)
+        st = self.rounds.state
+        rewards = (st.rewards[:, :self.rules.players].copy() if self.self_play
+                   else st.rewards[:, self.seat].copy())
+        return (self._obs(), rewards, st.done.copy(), np.zeros(self.num_envs, np.bool_),
+                self._info())
+
+    def _obs(self):
+        st = self.rounds.state
+        if not self.copy:              # the environments' own arrays, changed by the next step
+            return {"observation": st.obs, "action_mask": st.mask}
+        return {"observation": st.obs.copy(), "action_mask": st.mask.copy()}
+
+    def _info(self):
+        """Each environment's seat to play and round, with the `_key` masks
+        gymnasium's vector wrappers read (every environment has both)."""
+        st, every = self.rounds.state, np.ones(self.num_envs, np.bool_)
+        return {"seat": st.seat.copy(), "_seat": every, "round": st.unit.copy(),
+                "_round": every.copy()}
+
+    def sample(self, seed: int, mask=None) -> np.ndarray:
+        """A legal action per environment, uniformly from `mask` (default the
+        current one; int8 or bool of shape (n, 80)), drawn from `seed`."""
+        return self.rounds.random_actions(seed, mask)
+
+    def close_extras(self, **kwargs):
+        self.rounds.close()

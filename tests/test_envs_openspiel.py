@@ -1,0 +1,91 @@
+"""Scopa in OpenSpiel (`scopa_sim.envs.openspiel`, docs/ENVS.md): the game
+registered with pyspiel, its tensors, OpenSpiel's MCTS bot and a uniform
+random bot playing rounds against scopa-sim strategies."""
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+import scopa_sim  # noqa: E402
+import scopa_sim.envs.openspiel  # noqa: E402,F401  (registers python_scopa)
+from scopa_sim.engine.deals import deck as deck_of  # noqa: E402
+
+
+def _play(game, bots, deal):
+    """A round of `game` dealt as round `deal`: bots[seat] is an OpenSpiel
+    bot or a scopa-sim strategy's name."""
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 1000
+    state.apply_action(deal)
+    while not state.is_terminal():
+        bot = bots[state.current_player()]
+        action = state.strategy_action(bot) if isinstance(bot, str) else bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    return state
+
+
+def test_mcts_and_random_bots_play_rounds_against_scopa_sim_strategies():
+    from open_spiel.python.algorithms import mcts
+    from open_spiel.python.bots.uniform_random import UniformRandomBot
+    game = pyspiel.load_game("python_scopa", {"preset": "scopa"})
+    assert game.num_players() == 2 and game.num_distinct_actions() == 80
+    rng = np.random.RandomState(0)
+    mcts_bot = mcts.MCTSBot(game, 2.0, 10, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    end = _play(game, [mcts_bot, "greedy"], 3)
+    assert end.is_terminal() and sum(end.returns()) == 0
+    end = _play(game, ["counter", UniformRandomBot(1, rng)], 4)
+    assert sum(end.returns()) == 0
+
+
+def test_the_game_deals_the_simulators_rounds_and_scores_as_simulate():
+    game = pyspiel.load_game("python_scopa", {"seed": 5})
+    df = scopa_sim.simulate(rounds=20, strategies=("greedy", "greedy"), seed=5)
+    for k in range(20):
+        end = _play(game, ["greedy", "greedy"], k)
+        assert end._rounds.state.deck[0].tolist() == deck_of(5, k)
+        assert end.returns()[0] == df["points_0"][k] - df["points_1"][k]
+
+
+def test_tensors_and_strings():
+    game = pyspiel.load_game("python_scopa", {"preset": "scopa-4"})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(state.legal_actions()[0])
+    obs = np.array(state.observation_tensor(1))
+    info = np.array(state.information_state_tensor(1))
+    assert obs.shape == (game.observation_tensor_size(),) and obs.any()
+    assert info.shape == (game.information_state_tensor_size(),)
+    assert (info[:obs.size] == obs).all() and info[obs.size:].any()     # the play made
+    assert state.information_state_string(0) != state.information_state_string(1)
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert str(clone) != str(state)
+
+
+def test_a_bad_preset_is_refused():
+    with pytest.raises(Exception, match="unknown rules preset"):
+        pyspiel.load_game("python_scopa", {"preset": "scopaa"})
+
+
+def test_exploitability_of_greedy_and_random_in_the_last_six_plays():
+    """`start=30`: each deal's first 30 plays made by greedy, then the last
+    six (nothing hidden: the deck is out) small enough for OpenSpiel's exact
+    NashConv (docs/ENVS.md)."""
+    from open_spiel.python import policy as policy_lib
+    from open_spiel.python.algorithms import exploitability
+    game = pyspiel.load_game("python_scopa", {"start": 30, "deals": 4, "seed": 1})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert len(state._rounds.plays(0)) == 30
+
+    class Greedy(policy_lib.Policy):
+        def __init__(self):
+            super().__init__(game, [0, 1])
+
+        def action_probabilities(self, state, player_id=None):
+            return {state.clone().strategy_action("greedy"): 1.0}
+
+    greedy = exploitability.nash_conv(game, Greedy())
+    uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
+    assert greedy >= 0 and uniform > 0
