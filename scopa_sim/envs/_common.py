@@ -25,3 +25,17 @@ def observation_space(rules: Rules) -> spaces.Dict:
 
 def action_space() -> spaces.Discrete:
     return spaces.Discrete(N_ACTIONS)
+
+
+def render(rounds, mode: str | None):
+    """The table of round 0 of `rounds` as text (mode "ansi") or printed
+    ("human"); with no render mode, a warning, as Gymnasium's envs give."""
+    if mode is None:
+        import gymnasium
+        gymnasium.logger.warn("render() needs render_mode='human' or 'ansi'")
+        return None
+    text = rounds.text(0)
+    if mode == "ansi":
+        return text
+    print(text)
+    return None

@@ -9,7 +9,7 @@ from pettingzoo import AECEnv
 
 from ..engine.checks import whole
 from ..engine.envs import Rounds, action_name
-from ._common import action_space, observation_space, rules_of
+from ._common import action_space, observation_space, render, rules_of
 
 
 class ScopaAEC(AECEnv):
@@ -103,15 +103,7 @@ class ScopaAEC(AECEnv):
             self.render()
 
     def render(self):
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("render() needs render_mode='human' or 'ansi'")
-            return None
-        text = self.rounds.text(0)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.rounds, self.render_mode)
 
     def close(self):
         self.rounds.close()

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..engine.checks import whole
 from ..engine.envs import Rounds
-from ._common import action_space, observation_space, rules_of
+from ._common import action_space, observation_space, render, rules_of
 
 ILLEGAL_REWARD = -10.0          # with illegal="lose": the reward of an illegal action
 
@@ -90,14 +90,7 @@ class ScopaGym(gymnasium.Env):
         return self._obs(), reward, bool(st.done[0]), False, info
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs render_mode='human' or 'ansi'")
-            return None
-        text = self.rounds.text(0)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.rounds, self.render_mode)
 
     def close(self):
         self.rounds.close()
