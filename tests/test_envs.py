@@ -123,7 +123,7 @@ def test_render_prints_the_table(capsys):
     env = aec_env(render_mode="human")
     env.reset(seed=1)
     out = capsys.readouterr().out
-    assert "table:" in out and "<- to play" in out and "seat 0" in out
+    assert "table:" in out and "<- to play" in out and "player_0" in out
     g = gym_env(opponent="greedy", render_mode="ansi")
     g.reset(seed=1)
     assert "table:" in g.render()

@@ -23,7 +23,7 @@ from ..kernels.registry import PYTHON, Lineup
 from ..kernels.strategies import decide
 from . import nets, schema
 from .cards import Move, card_name, cards_of, names
-from .checks import MAX_SEED, SEED_SPAN, whole
+from .checks import MAX_SEED, SEED_SPAN, plural, whole
 from .rules import Rules, kernel_rules
 from .seats import Seats
 from .strategies import parse_strategy
@@ -323,25 +323,26 @@ class Rounds:
         pos = st.pos[i]
         seat = int(st.seat[i])
         over = not st.mask[i].any()
-        lines = [f"round {int(st.unit[i])}, dealer seat {int(pos[P.DEALER])}, "
-                 f"{N_CARDS - int(pos[P.DECK])} cards to deal"]
+        lines = [f"round {int(st.unit[i])}, dealer player_{int(pos[P.DEALER])}, "
+                 f"{plural(N_CARDS - int(pos[P.DECK]), 'card')} to deal"]
         for s in range(r.players):
             mark = "  <- to play" if s == seat and not over else ""
             who = "outside" if self.outside[s] else str(self.seats.seats[s])
-            lines.append(f"seat {s} ({who}): {names(cards_of(int(pos[P.HAND + s]))) or '-'}"
+            lines.append(f"player_{s} ({who}): {names(cards_of(int(pos[P.HAND + s]))) or '-'}"
                          f"{mark}")
         lines.append(f"table: {names(cards_of(int(pos[P.TABLE]))) or '(empty)'}")
         for t in range(r.n_sides):
             pile = cards_of(int(pos[P.PILE + t]))
-            lines.append(f"side {t}: {len(pile)} cards, {int(pos[P.SCOPAS + t])} scopas")
+            lines.append(f"side {t}: {plural(len(pile), 'card')}, "
+                         f"{plural(int(pos[P.SCOPAS + t]), 'scopa')}")
         plays = int(pos[P.PLAYS])
         for seat_, c, take in st.log[i][max(0, plays - r.players):plays].tolist():
             took = names(cards_of(take))
-            lines.append(f"  seat {seat_} played {card_name(c)}"
+            lines.append(f"  player_{seat_} played {card_name(c)}"
                          + (f" taking {took}" if took else ", trailed"))
         if int(st.pending[i]) >= 0:
             chosen = names(cards_of(int(st.chosen[i])))
-            lines.append(f"seat {seat} plays {card_name(int(st.pending[i]))}, taking "
+            lines.append(f"player_{seat} plays {card_name(int(st.pending[i]))}, taking "
                          f"{chosen + ' and ' if chosen else ''}one of "
                          f"{names(cards_of(int(st.options[i])))} next")
         if over and st.done[i]:
