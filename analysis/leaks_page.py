@@ -37,12 +37,12 @@ def table(data: dict) -> Section:
     """The leaks table: a row per situation, costliest first."""
     s = Section(f"leaks of {data['strategy']} against {data['against']}, judged by "
                 f"{data['judge']} ({data['rounds']:,} rounds, {data['valued']})",
-                ["situation", "per round", "differs", "cost per round (95% CI)",
+                ["situation", "per round", "differs", "cost a round ±95%",
                  *data["total"]["parts"]])
     for r in [*data["situations"], {"situation": "all decisions (total)", **data["total"]}]:
+        half = (r["cost_high"] - r["cost_low"]) / 2
         s.add(r["situation"], f"{r['per_round']:.2f}", f"{r['differs']:.0%}",
-              f"{signed(r['cost'], 3)} {signed_ci(r['cost_low'], r['cost_high'], 3)}",
-              *(signed(v, 3) for v in r["parts"].values()))
+              f"{signed(r['cost'], 3)} ±{half:.3f}", *(signed(v, 2) for v in r["parts"].values()))
     c = data["compare"]
     s.caption = (f"A decision counts in every situation it belongs to: the rows overlap, the "
                  f"total is all decisions. compare {data['strategy']} {data['judge']} on the "

@@ -64,6 +64,7 @@ LEAKS_ROLLOUTS = 32          # rollouts per decision, at most
 BATCH = 8                    # rollouts per look; the looks come at BATCH x 1, 2, 4, ...
 UNITS = 20                   # deals (or games) per batch of work
 EXAMPLES = 3                 # example positions per situation
+KEEP = 4 * EXAMPLES          # the costliest decisions kept per situation, to pick examples from
 PARTS = verdicts.ALWAYS      # the parts a cost is split into
 MAX_UNITS = 10_000_000
 
@@ -270,11 +271,11 @@ def _decision(job: _Job, rnd: Round, move: Move, best: Move, judge: Player, t: _
         text = None
         for k in hits[:-1]:
             ex = t.examples[k]
-            if len(ex) < EXAMPLES or cost > ex[-1][0]:
+            if len(ex) < KEEP or cost > ex[-1][0]:
                 text = text or _example(rnd, move, best, cost, job)
                 ex.append((cost, key, text))
                 ex.sort(key=lambda e: (-e[0], e[1]))
-                del ex[EXAMPLES:]
+                del ex[KEEP:]
     return cost
 
 
@@ -403,8 +404,8 @@ def _result(job: _Job, tallies: list, cmp: dict) -> dict:
            for f in ("seen", "differs", "cost", "parts", "rounds", "margin")}
     rounds = cat["rounds"]
     n_rounds = int(rounds.sum())
-    examples = [sorted((e for t in tallies for e in t.examples[k]),
-                       key=lambda e: (-e[0], e[1]))[:EXAMPLES] for k in range(len(SITUATIONS))]
+    kept = [sorted((e for t in tallies for e in t.examples[k]), key=lambda e: (-e[0], e[1]))
+            for k in range(len(SITUATIONS))]
 
     def row(k: int) -> dict:
         seen, differs = int(cat["seen"][..., k].sum()), int(cat["differs"][..., k].sum())
@@ -415,9 +416,14 @@ def _result(job: _Job, tallies: list, cmp: dict) -> dict:
                 "parts": {p: float(cat["parts"][..., k, c].sum() / n_rounds)
                           for c, p in enumerate(PARTS)}}
 
-    situations = [{"situation": name, **row(k), "examples": [e[2] for e in examples[k]]}
+    situations = [{"situation": name, **row(k), "kept": kept[k]}
                   for k, (name, _) in enumerate(SITUATIONS)]
     situations.sort(key=lambda r: -r["cost"])
+    used = set()                  # each row's examples: its costliest not shown above it
+    for r in situations:
+        fresh = [e[2] for e in r.pop("kept") if e[2] not in used][:EXAMPLES]
+        used.update(fresh)
+        r["examples"] = fresh
     total = row(len(SITUATIONS))
     m = cmp["margin"]
     out = {"strategy": str(job.strategy), "against": str(job.against), "judge": str(job.judge),
