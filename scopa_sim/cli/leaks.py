@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..defaults import LEAKS_ROLLOUTS, LEAKS_ROUNDS
 from .options import (QUIET, check_out, compile_note, emit, note, OutPath, parse_rules,
                       parse_seed, progress, rules_options, seed_option, trusted_note,
                       workers_option)
@@ -23,12 +24,12 @@ OUT_FORMATS = (".html", ".png", ".svg", ".pdf")
                    "built-in, or a jitted one of yours.")
 @click.option("--rounds", type=click.IntRange(min=1), metavar="N",
               help="Deals to play, each twice (STRATEGY at either side): 2N rounds "
-                   "[default: 500 unless --games].")
+                   f"[default: {LEAKS_ROUNDS} unless --games].")
 @click.option("--games", type=click.IntRange(min=1), metavar="N",
               help="Game seeds to play instead, each twice (STRATEGY at either side).")
 @click.option("--rollouts", type=click.IntRange(2, 1_000_000), metavar="N",
               help="The most rollouts per decision whose move differs from the judge's "
-                   "[default: 32].")
+                   f"[default: {LEAKS_ROLLOUTS}].")
 @click.option("--true-deal", is_flag=True,
               help="Check mode: value each move on the real deal, the judge playing every "
                    "seat to the end; with the opponent as judge a round's costs then add up "
@@ -74,18 +75,19 @@ def leaks(strategy, against, judge, rounds, games, rollouts, true_deal, out, ove
                                      param_hint="--out")
         check_out([out], overwrite)
     # imported when the command runs: help and listings stay light
-    from ..study.leaks import LEAKS_ROLLOUTS, check, leaks as find_leaks
+    from ..study.leaks import check, leaks as find_leaks
     rules = parse_rules(rules_name, rule_options)
     seed = parse_seed(seed)
-    rounds = 500 if rounds is None and games is None else rounds
+    rounds = LEAKS_ROUNDS if rounds is None and games is None else rounds
     players = check(strategy, against, judge, rules)
     units = rounds if games is None else games
     with progress(quiet, "leaks") as bar:
         task = bar.add_task("", total=units, note=compile_note(players[:2], rules) or
                             ("games" if games else "deals"))
         result = find_leaks(strategy, against, judge, rules, rounds=rounds, games=games,
-                            seed=seed, rollouts=rollouts or LEAKS_ROLLOUTS, true_deal=true_deal,
-                            workers=workers, progress=lambda k: bar.advance(task, k))
+                            seed=seed, rollouts=rollouts or LEAKS_ROLLOUTS,
+                            true_deal=true_deal, workers=workers,
+                            progress=lambda k: bar.advance(task, k))
     if out is not None:
         from ..analysis.leaks_page import write
         write(result, out)

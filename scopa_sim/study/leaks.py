@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..defaults import ROLLOUTS
+from ..defaults import LEAKS_ROLLOUTS, LEAKS_ROUNDS
 from ..engine.cards import Move, move_text, names
 from ..engine.checks import seed_or_fresh, whole
 from ..engine.deals import deck as dealt_deck
@@ -60,7 +60,6 @@ from . import verdicts
 from .advise import rollout_strategy
 from .matches import compare
 
-LEAKS_ROLLOUTS = 32          # rollouts per decision, at most
 BATCH = 8                    # rollouts per look; the looks come at BATCH x 1, 2, 4, ...
 UNITS = 20                   # deals (or games) per batch of work
 EXAMPLES = 3                 # example positions per situation
@@ -219,7 +218,7 @@ def _play(job: _Job, unit: int, seating: int, mine: Player, theirs: Player, judg
     table = Game(rules, seed=job.seed, index=unit) if job.games else \
         Round(rules, deck=dealt_deck(job.seed, unit, 0), dealer=unit % rules.players)
     number = 0
-    while not (table.done if job.games else table.done):
+    while not table.done:
         rnd = table.round if job.games else table
         start = rnd.copy()
         costs = 0.0
@@ -359,8 +358,9 @@ def leaks(strategy, against="net", judge=None, rules="scopa", rounds: int | None
     per round, "total", "compare", with `true_deal` "true_deal"; see the
     module docstring). `progress(k)` after each batch of k deals."""
     rules = Rules.resolve(rules)
-    if (rounds is None) == (games is None):
-        raise ValueError("give a number of rounds or of games, not both or neither")
+    if rounds is not None and games is not None:
+        raise ValueError("give a number of rounds or of games, not both")
+    rounds = LEAKS_ROUNDS if rounds is None and games is None else rounds
     units = whole(rounds if games is None else games, "rounds" if games is None else "games",
                   1, MAX_UNITS, f"a whole number 1..{MAX_UNITS:,}")
     s, a, j = check(strategy, against, judge, rules)
