@@ -168,3 +168,26 @@ def test_situations_read_what_the_seat_sees():
     assert by["left the table sweepable"](d) and by["leaves 10 or less on the table"](d)
     assert by["left the table sweepable where the judge would not"](d)
     assert by["the wrong card to trail"](d)
+
+
+def test_a_roller_reused_gives_what_fresh_rollouts_give():
+    """engine.rollouts.Roller keeps its buffers across calls: the same ends as
+    `rollouts` making them afresh each time."""
+    import numpy as np
+    from scopa_sim.engine.rollouts import Roller, rollouts
+    from scopa_sim.engine.rules import Rules
+    from scopa_sim.engine.strategies import parse_strategy
+    rules = Rules.resolve("scopa")
+    rnd = Round(rules, deck=list(range(40))[::-1], dealer=1)
+    for strategy in ("net", "counter"):
+        s = parse_strategy(strategy)
+        roll = Roller(rules, s)
+        for k in range(3):
+            pos, deck = rnd.kernel_position()
+            moves = rnd.legal_moves()
+            cards = np.array([m.card for m in moves], np.int64)
+            takes = np.array([sum(1 << c for c in m.captured) for m in moves], np.uint64)
+            a = roll(7, 8 * k, 8, rnd.turn, pos, deck, cards, takes)
+            b = rollouts(rules, s, 7, 8 * k, 8, rnd.turn, pos, deck, cards, takes)
+            assert (a.scores == b.scores).all() and (a.swept == b.swept).all()
+            rnd.play(*moves[0])

@@ -50,7 +50,7 @@ from ..engine.cards import Move, move_text, names
 from ..engine.checks import seed_or_fresh, whole
 from ..engine.deals import deck as dealt_deck
 from ..engine.game import Game, Player, Round
-from ..engine.rollouts import rollouts as play_rollouts
+from ..engine.rollouts import Roller
 from ..engine.rules import Rules
 from ..engine.strategies import parse_strategy
 from ..kernels.layout import S_POINTS
@@ -205,14 +205,15 @@ def _batch(job: _Job, b: int) -> _Tally:
                np.zeros((count, 2, s_n)), np.zeros((count, 2, s_n, len(PARTS))),
                np.zeros((count, 2), np.int64), np.zeros((count, 2)), [[] for _ in SITUATIONS])
     mine, theirs, judge = (Player(job.rules, s) for s in (job.strategy, job.against, job.judge))
+    roll = Roller(job.rules, job.judge)
     for i in range(count):
         for seating in range(2):
-            _play(job, first + i, seating, mine, theirs, judge, t, i)
+            _play(job, first + i, seating, mine, theirs, judge, roll, t, i)
     return t
 
 
 def _play(job: _Job, unit: int, seating: int, mine: Player, theirs: Player, judge: Player,
-          t: _Tally, i: int) -> None:
+          roll: Roller, t: _Tally, i: int) -> None:
     """Deal `unit` (its rounds, with games) with STRATEGY at side `seating`."""
     rules = job.rules
     table = Game(rules, seed=job.seed, index=unit) if job.games else \
@@ -230,7 +231,7 @@ def _play(job: _Job, unit: int, seating: int, mine: Player, theirs: Player, judg
                 continue
             move = mine.move(rnd, job.seed ^ 1, key)
             best = judge.move(rnd, job.seed, key)
-            costs += _decision(job, rnd, move, best, judge, t, i, seating,
+            costs += _decision(job, rnd, move, best, judge, roll, t, i, seating,
                                (unit, number, seating, p))
             table.play(*move)
         res = rnd.result()
@@ -247,8 +248,8 @@ def _play(job: _Job, unit: int, seating: int, mine: Player, theirs: Player, judg
             break
 
 
-def _decision(job: _Job, rnd: Round, move: Move, best: Move, judge: Player, t: _Tally, i: int,
-              seating: int, key: tuple) -> float:
+def _decision(job: _Job, rnd: Round, move: Move, best: Move, judge: Player, roll: Roller,
+              t: _Tally, i: int, seating: int, key: tuple) -> float:
     """Price one decision and count it in its situations; its cost."""
     rules, seat = rnd.rules, rnd.turn
     played = _mask(c for pile in rnd.piles for c in pile)
@@ -259,7 +260,7 @@ def _decision(job: _Job, rnd: Round, move: Move, best: Move, judge: Player, t: _
              len(rnd.moves) == rnd.total_plays - 1, move, best, tuple(rnd.legal_moves()))
     cost, parts = 0.0, np.zeros(len(PARTS))
     if move != best:
-        cost, parts, n = _price(job, rnd, move, best, judge, seating, key)
+        cost, parts, n = _price(job, rnd, move, best, judge, roll, seating, key)
         t.rollouts += n
     hits = [k for k, (_, test) in enumerate(SITUATIONS) if test(d)] + [len(SITUATIONS)]
     t.seen[i, seating, hits] += 1
@@ -278,8 +279,8 @@ def _decision(job: _Job, rnd: Round, move: Move, best: Move, judge: Player, t: _
     return cost
 
 
-def _price(job: _Job, rnd: Round, move: Move, best: Move, judge: Player, seating: int,
-           key: tuple):
+def _price(job: _Job, rnd: Round, move: Move, best: Move, judge: Player, roll: Roller,
+           seating: int, key: tuple):
     """(cost, cost by part, rollouts) of playing `move` where the judge plays `best`."""
     if job.true_deal:
         ends = []
@@ -298,8 +299,7 @@ def _price(job: _Job, rnd: Round, move: Move, best: Move, judge: Player, seating
     parts, done, check = [], 0, BATCH
     while done < job.rollouts:
         count = min(BATCH, job.rollouts - done)
-        parts.append(play_rollouts(job.rules, job.judge, seed, done, count, rnd.turn, pos,
-                                   deck, cards, takes))
+        parts.append(roll(seed, done, count, rnd.turn, pos, deck, cards, takes))
         done += count
         if done >= check:
             check *= 2
