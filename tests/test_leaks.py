@@ -191,3 +191,13 @@ def test_a_roller_reused_gives_what_fresh_rollouts_give():
             b = rollouts(rules, s, 7, 8 * k, 8, rnd.turn, pos, deck, cards, takes)
             assert (a.scores == b.scores).all() and (a.swept == b.swept).all()
             rnd.play(*moves[0])
+
+
+def test_a_plain_python_strategy_has_its_leaks_found(tmp_path):
+    f = tmp_path / "mine.py"
+    f.write_text("def first(obs, moves):\n    return 0\n")
+    r = cli(f"{f}:first", "--rounds", 2, "--seed", 1, "--rollouts", 8, "--format", "json",
+            "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["total"]["decisions"] == 2 * 2 * 18 and data["total"]["differs"] > 0

@@ -84,7 +84,7 @@ def leaks(strategy, against, judge, rounds, games, rollouts, true_deal, out, ove
     with progress(quiet, "leaks") as bar:
         task = bar.add_task("", total=units, note=compile_note(players[:2], rules) or
                             ("games" if games else "deals"))
-        result = find_leaks(strategy, against, judge, rules, rounds=rounds, games=games,
+        result = find_leaks(strategy, against, judge, rules=rules, rounds=rounds, games=games,
                             seed=seed, rollouts=rollouts or LEAKS_ROLLOUTS,
                             true_deal=true_deal, workers=workers,
                             progress=lambda k: bar.advance(task, k))

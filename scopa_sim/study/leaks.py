@@ -348,15 +348,17 @@ def _example(rnd: Round, move: Move, best: Move, cost: float, job: _Job) -> str:
 
 
 # ---- the result ---------------------------------------------------------------------
-def leaks(strategy, against="net", judge=None, rules="scopa", rounds: int | None = None,
-          games: int | None = None, seed: int | None = None, rollouts: int = LEAKS_ROLLOUTS,
-          true_deal: bool = False, workers: int | None = 1, scheduler=None,
-          progress: Callable[[int], None] | None = None) -> dict:
+def leaks(strategy, against="net", judge=None, rounds: int | None = None,
+          games: int | None = None, seed: int | None = None, true_deal: bool = False,
+          workers: int | None = 1, progress: Callable[[int], None] | None = None,
+          rules="scopa", rollouts: int = LEAKS_ROLLOUTS, scheduler=None) -> dict:
     """STRATEGY's leaks against `against`, priced by `judge` (default: the
-    opponent) on `rounds` deals (or `games` game seeds), each played with
-    STRATEGY at either side: the result as plain data ("situations" by cost
-    per round, "total", "compare", with `true_deal` "true_deal"; see the
-    module docstring). `progress(k)` after each batch of k deals."""
+    opponent) on `rounds` deals (default `LEAKS_ROUNDS`; or `games` game
+    seeds), each played with STRATEGY at either side: the result as plain
+    data ("situations" by cost per round, "total", "compare", with
+    `true_deal` "true_deal"; see the module docstring). At most `rollouts`
+    per decision; batches on `workers` threads or a Dask `scheduler`;
+    `progress(k)` after each batch of k deals."""
     rules = Rules.resolve(rules)
     if rounds is not None and games is not None:
         raise ValueError("give a number of rounds or of games, not both")
