@@ -130,6 +130,9 @@ def test_counter_against_net_finds_a_cost_and_examples_that_advise_takes():
 def test_games_play_whole_games():
     r = leaks("greedy", against="counter", games=1, seed=3, rollouts=8)
     assert r["unit"] == "games" and r["rounds"] >= 4
+    t = leaks("counter", games=2, seed=3, true_deal=True)
+    assert t["true_deal"]["max_gap"] == 0.0
+    assert t["margin"] == pytest.approx(t["compare"]["margin"])    # compare's games, played again
 
 
 def test_a_chart_and_a_page_are_written(tmp_path):
