@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .runs.runner import simulate
     from .runs.traces import deck_of, trace_game, trace_round
     from .study.advise import advise, advise_round
+    from .study.leaks import leaks
     from .study.matches import compare, tournament
     from .study.odds import odds
     from .study.review import review

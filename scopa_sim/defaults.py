@@ -40,3 +40,5 @@ HINT_ROLLOUTS = 2_000                   # a hint's rollouts, at most: about a se
 TUNE_DEALS = 20_000                     # duplicate deals an evaluation plays (every one the same)
 TUNE_CHECK_DEALS = 100_000              # fresh deals the best change is checked on
 TUNE_EVALUATIONS = 200                  # the search's bound when no budget is given
+LEAKS_ROUNDS = 500                      # leaks: deals played (each twice, seats swapped)
+LEAKS_ROLLOUTS = 32                     # leaks: rollouts per decision that differs, at most

@@ -13,6 +13,7 @@
     almanac    almanac
     train      train (the net strategy's network)
     tune       tune (a strategy's parameters, by CMA-ES)
+    leaks      leaks (where a strategy loses points, by situation)
 
 Results go to stdout, progress and errors to stderr. Modules import click
 only; each command imports numba, pandas or pyarrow when it runs, so help
@@ -186,10 +187,10 @@ def _guarded(callback):
 
 def _register() -> None:
     # imported when the command runs: help and listings stay light
-    from . import (advise, almanac, analysis, listings, play, records, simulate, train, tune,
-                   verify)
+    from . import (advise, almanac, analysis, leaks, listings, play, records, simulate, train,
+                   tune, verify)
     for module in (simulate, listings, analysis, advise, records, play, almanac, train, tune,
-                   verify):
+                   leaks, verify):
         for command in module.COMMANDS:
             command.callback = _guarded(command.callback)
             main.add_command(command)

@@ -810,3 +810,37 @@ def _plays(rnd, rn: RoundNotes | None, seat_names: list[str]) -> list[str]:
                        + (" scopa" if rnd.scopa_plays[p] else "")
                        + (f"  # {comment}" if comment else ""))
     return out
+
+
+class Player:
+    """One strategy deciding for any seat of any `Round` of these rules, its
+    seats and kernel scratch made once (`leaks` asks it at every play). Its
+    random numbers at a decision come from stream (seed, key) alone, so a
+    position given the same key gets the same move however it was reached."""
+
+    def __init__(self, rules: Rules, strategy):
+        self.rules = rules
+        self.strategy = parse_strategy(strategy)
+        self._seats = Seats(rules, [self.strategy] * rules.players)
+        self._scratch = self._seats.scratch()
+
+    def move(self, rnd: Round, seed: int, key: int) -> Move:
+        """The move the strategy plays for the seat to play in `rnd`."""
+        if rnd.done:
+            raise ValueError("the round is over")
+        rnd._ready()
+        pos, turn, s = rnd._pos, rnd.turn, self._scratch
+        n = kernel_legal_moves(pos[P.HAND + turn], pos[P.TABLE], rnd._packed, s.cards,
+                               s.takes, s.work)
+        stream(_seed(seed), np.int64(key), s.rng)
+        i = self._seats.decide(turn, pos, rnd._deck, n, s,
+                               lambda: f"seat {turn}, play {len(rnd.moves) + 1}")
+        return Move(int(s.cards[i]), _cards_of(int(s.takes[i])))
+
+    def play_out(self, rnd: Round, seed: int, key) -> np.ndarray:
+        """Play `rnd` (changed in place) to its end with this strategy at every
+        seat, play p drawing from stream (seed, key(p)): the sides' results,
+        int16[sides, N_SIDE] (the kernel's `score_round`)."""
+        while not rnd.done:
+            rnd._apply(*self.move(rnd, seed, key(len(rnd.moves))))
+        return rnd._scored()
