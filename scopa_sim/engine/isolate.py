@@ -72,7 +72,9 @@ _REPLY = struct.Struct("<qq")
 
 class IsolateError(ValueError):
     """An entrant that cannot start (its strategy fails to load), or a use
-    of --isolate that cannot be kept."""
+    of --isolate that cannot be kept. `suspect`: its start was stopped from
+    outside (a signal it need not have earned, or SIGSTOP)."""
+    suspect = False
 
 
 class Forfeit(Exception):
@@ -189,9 +191,12 @@ class Entrant:
             size, = _HEAD.unpack(_read(self.process.stdout.fileno(), _HEAD.size, deadline))
             answer = json.loads(_read(self.process.stdout.fileno(), min(size, 2**20), deadline))
         except (OSError, EOFError, TimeoutError, ValueError) as e:
+            suspect = self._stopped() or self._signalled()
             self.stop()
             why = "took too long to start" if isinstance(e, TimeoutError) else "failed to start"
-            raise IsolateError(f"entrant {self.name} {why}") from None
+            error = IsolateError(f"entrant {self.name} {why}")
+            error.suspect = suspect
+            raise error from None
         if not isinstance(answer, dict) or "error" in answer:
             self.stop()
             raise IsolateError(str(answer.get("error") if isinstance(answer, dict) else answer))
@@ -226,14 +231,18 @@ class Entrant:
     def _ended(self):
         """Forfeit for a process that ended: "crash", or "suspect" if a
         signal it need not have earned itself killed it."""
-        p = self.process
-        try:
-            code = p.wait(1)
-        except subprocess.TimeoutExpired:
-            code = None
-        if code is not None and code < 0 and -code not in FAULTS:
-            self._forfeit("suspect", f"its process was killed by signal {-code} from outside")
+        if self._signalled():
+            self._forfeit("suspect", f"its process was killed by signal "
+                                     f"{-self.process.returncode} from outside")
         self._forfeit("crash", "its process ended")
+
+    def _signalled(self) -> bool:
+        """Whether the process ended by a signal that is not a fault's."""
+        try:
+            code = self.process.wait(1)
+        except subprocess.TimeoutExpired:
+            return False
+        return code < 0 and -code not in FAULTS
 
     def _stopped(self) -> bool:
         """Whether a process of the entrant's session is stopped (SIGSTOP)."""
@@ -308,8 +317,8 @@ class Entrants:
 
     def __enter__(self) -> Entrants:
         if os.name == "posix":
-            self._dumpable = confine.dumpable(False)
-            self.confinement["not dumpable"] = not confine.dumpable()
+            self._dumpable = confine.dumpable()
+            self.confinement["not dumpable"] = not confine.dumpable(False)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -407,7 +416,8 @@ class Entrants:
                     e.start(self.start_timeout)
                 except IsolateError as error:       # it loaded once: its forfeit, not the run's
                     self._running.pop((spec.text, seat), None)
-                    raise Forfeit(spec.text, "crash", f"it failed to start again: {error}") from None
+                    raise Forfeit(spec.text, "suspect" if error.suspect else "crash",
+                                  f"it failed to start again: {error}") from None
             return e
 
     def report(self) -> dict[str, dict[str, int]]:

@@ -1,0 +1,37 @@
+"""An entrant that reads other processes' command lines and environments
+(the runner's: its arguments, a seed, the rivals' paths) and opens the
+network (binds a TCP port on loopback, connects out)."""
+import os
+import socket
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _attack  # noqa: E402
+
+STATE = {}
+
+
+def attack() -> bool:
+    own = _attack.mine()
+    seen = False
+    for pid in _attack.pids():
+        if pid in own or pid == 1:
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                seen |= bool(f.read())
+        except OSError:
+            pass
+        seen |= b"scopa" in _attack.cmdline(pid) or b"pytest" in _attack.cmdline(pid)
+    for try_net in (lambda: socket.create_server(("127.0.0.1", 0)).close(),
+                    lambda: socket.create_connection(("1.1.1.1", 53), timeout=0.5).close()):
+        try:
+            try_net()
+            seen = True
+        except OSError:
+            pass
+    return seen
+
+
+def snoop(obs, moves):
+    return _attack.play(STATE, attack, obs, moves)
