@@ -137,14 +137,17 @@ def test_an_honest_entrant_plays_the_same_isolated_as_in_process(strategy):
     again = compare(a, "counter", deals=400, seed=5, isolate=True)
     in_process = compare(a, "counter", deals=400, seed=5)
     assert json.dumps(isolated) == json.dumps(again)
+    confinement = isolated.pop("confinement")
     assert isolated == {**in_process, "isolate": True, "move_timeout": 1.0, "forfeits": {}}
+    assert set(confinement) == {"namespaces", "landlock", "rlimits", "not dumpable"}
 
 
 def test_an_isolated_tournament_ranks_as_in_process():
     names = [f"{EXAMPLES / 'greedy_py.py'}:greedy", "random", "counter"]
     isolated = tournament(names, deals=200, seed=3, isolate=True)
     assert isolated["forfeits"] == {}
-    same = {k: v for k, v in isolated.items() if k not in ("isolate", "move_timeout", "forfeits")}
+    same = {k: v for k, v in isolated.items()
+            if k not in ("isolate", "move_timeout", "forfeits", "confinement")}
     assert json.dumps(same) == json.dumps(tournament(names, deals=200, seed=3))    # nan == nan
 
 
@@ -236,56 +239,76 @@ def test_forfeits_are_named_on_the_command_line(flaky, tmp_path):
 
 
 FORKER = '''
-import os, time
+import os, sys
 
 def forker(obs, moves):
-    pid = os.fork()
-    if pid == 0:
-        time.sleep(300)
-        os._exit(0)
-    with open(os.path.join({folder!r}, str(pid)), "w"):
-        pass
+    if os.fork() == 0:
+        os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(300)", {marker!r}])
     return 0
 '''
 
 
+def marked(marker: str) -> list[int]:
+    """Live processes whose command line carries `marker`."""
+    found = []
+    for d in PROC.iterdir():
+        try:
+            if d.name.isdigit() and marker.encode() in (d / "cmdline").read_bytes() \
+                    and not gone(int(d.name)):
+                found.append(int(d.name))
+        except OSError:
+            pass
+    return found
+
+
 def test_a_child_an_entrant_leaves_behind_is_stopped_with_it(tmp_path):
-    pids = tmp_path / "pids"
-    pids.mkdir()
+    """(Its children carry a marker on their command line: an entrant
+    writes nowhere but its own folder.)"""
+    marker = f"scopa-forker-{os.getpid()}-{time.monotonic_ns()}"
     path = tmp_path / "forker.py"
-    path.write_text(FORKER.format(folder=str(pids)))
-    compare(f"{path}:forker", "random", deals=3, seed=4, isolate=True)
-    children = [int(p.name) for p in pids.iterdir()]
-    assert children and all_gone(children)
+    path.write_text(FORKER.format(marker=marker))
+    seen = []
+    rules = Rules.resolve("scopa")
+    with Entrants(rules) as pool:
+        s = Seats(rules, [parse_strategy(f"{path}:forker", loader=pool.load),
+                          parse_strategy("random")], entrants=pool)
+        s.play_rows(False, 1, 0, 1)
+        seen = marked(marker)
+    assert seen and all_gone(seen)
     assert entrant_processes() == []
 
 
 SLOW = '''
-import os, time
+import os, sys, time
+STARTED = []
 
 def slow(obs, moves):
-    open(os.path.join({folder!r}, str(os.getpid())), "w").close()
+    if not STARTED:
+        STARTED.append(os.fork() or os.execv(sys.executable, [sys.executable, "-c",
+                       "import time; time.sleep(300)", {marker!r}]))
     time.sleep(0.01)
     return 0
 '''
 
 
 def test_ctrl_c_during_an_isolated_compare_leaves_no_entrant_behind(tmp_path):
-    pids = tmp_path / "pids"
-    pids.mkdir()
+    """(The entrant marks that it plays with a child carrying a marker on its
+    command line: it writes nowhere but its own folder.)"""
+    marker = f"scopa-slow-{os.getpid()}-{time.monotonic_ns()}"
     path = tmp_path / "slow.py"
-    path.write_text(SLOW.format(folder=str(pids)))
+    path.write_text(SLOW.format(marker=marker))
     proc = subprocess.Popen([sys.executable, "-m", "scopa_sim.cli", "compare", f"{path}:slow",
                              "random", "--deals", "100000", "--isolate", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while not list(pids.iterdir()) and time.monotonic() < deadline:
+    while not marked(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert list(pids.iterdir()), "no entrant started"
+    seen = marked(marker)
+    assert seen, "no entrant started"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0
-    assert all_gone(int(p.name) for p in pids.iterdir()), err
+    assert all_gone(seen), err
 
 
 # -- one-line refusals -------------------------------------------------------------
