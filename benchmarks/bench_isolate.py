@@ -3,7 +3,7 @@ greedy in this process and isolated (every decision a round trip to the
 entrant's own process), and the cost per decision, for the jitted and the
 Python greedy of docs/examples (the same bytes both ways: checked here),
 each isolated with the kernel's confinement (`engine.confine`) and without.
-Then the cost of an entrant's start (start, load, stop: best of 5) with
+Then the cost of an entrant's start (start, load, stop: best of 10) with
 and without confinement, and of its mechanisms alone: `unshare ... true`
 against `true`, and Landlock and the rlimits applied in a fresh Python.
 
@@ -64,12 +64,12 @@ def measure(path: Path, rounds: int, rules: Rules, offer: dict) -> dict:
             "overhead_us": (t_iso - t_here) / decisions * 1e6, "same": same}
 
 
-def start_time(path: Path, rules: Rules, offer: dict) -> float:
-    """Best of 5 seconds for an entrant's start, load and stop."""
+def start_time(path: Path, rules: Rules, offer: dict, n: int = 10) -> float:
+    """Best of `n` seconds for an entrant's start, load and stop."""
     best = float("inf")
     with Entrants(rules, offer=offer) as pool:
         spec = pool.load(f"{path}:greedy")            # its bytes read, a first start
-        for _ in range(5):
+        for _ in range(n):
             t = time.perf_counter()
             pool.describe(spec.text, spec.reference(), spec.digest, spec.checked)
             best = min(best, time.perf_counter() - t)
@@ -78,9 +78,9 @@ def start_time(path: Path, rules: Rules, offer: dict) -> float:
 
 LANDLOCK = """
 import os, tempfile, time
-t = time.perf_counter()
 from scopa_sim.engine import confine
 d = tempfile.mkdtemp()
+t = time.perf_counter()
 confine.limits(2**24)
 confine.landlock(d, confine.landlock_abi())
 print(time.perf_counter() - t)
@@ -123,7 +123,7 @@ def main():
                   f"isolated {m['isolated']:>8,.0f} rounds/s   "
                   f"{m['decisions'] / args.rounds:.0f} decisions a round   "
                   f"overhead {m['overhead_us']:.0f} µs a decision   same rows: {m['same']}")
-    print("an entrant's start, load and stop, best of 5 (a private Numba cache either way):")
+    print("an entrant's start, load and stop, best of 10 (a private Numba cache either way):")
     for kind, path in STRATEGIES.items():
         bare, full = start_time(path, rules, NONE), start_time(path, rules, offer)
         print(f"{kind:7s} unconfined {bare * 1e3:7.0f} ms   confined {full * 1e3:7.0f} ms   "

@@ -207,8 +207,8 @@ def isolation(isolate: bool, move_timeout, seed: str | None, scheduler=None,
     from ..engine.isolate import MOVE_TIMEOUT
     if not isolate:
         if move_timeout is not None or strict:
-            raise click.UsageError(f"{'--move-timeout' if move_timeout is not None else '--strict-isolation'}"
-                                   f" goes with --isolate")
+            which = "--move-timeout" if move_timeout is not None else "--strict-isolation"
+            raise click.UsageError(f"{which} goes with --isolate")
         return MOVE_TIMEOUT
     if scheduler is not None:
         raise click.UsageError("--isolate runs on this machine: drop --scheduler/--cluster")

@@ -74,7 +74,8 @@ def landlock_abi() -> int:
     if numbers is None or os.name != "posix":
         return 0
     try:
-        return _syscall(numbers[0], None, ctypes.c_size_t(0), ctypes.c_uint32(CREATE_RULESET_VERSION))
+        return _syscall(numbers[0], None, ctypes.c_size_t(0),
+                        ctypes.c_uint32(CREATE_RULESET_VERSION))
     except (ConfineError, AttributeError, OSError):
         return 0
 
@@ -88,7 +89,8 @@ def landlock(scratch: str, abi: int) -> None:
     net = NET_TCP if abi >= 4 else 0
     scoped = SCOPES if abi >= 6 else 0
     attr = struct.pack("<QQQ", fs, net, scoped)[:8 if abi < 4 else 16 if abi < 6 else 24]
-    ruleset = _syscall(create, ctypes.c_char_p(attr), ctypes.c_size_t(len(attr)), ctypes.c_uint32(0))
+    ruleset = _syscall(create, ctypes.c_char_p(attr), ctypes.c_size_t(len(attr)),
+                       ctypes.c_uint32(0))
     try:
         for path, rights in ((scratch, fs), (os.devnull, fs & FILE_RIGHTS)):
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)

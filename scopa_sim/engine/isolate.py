@@ -379,7 +379,8 @@ class Entrants:
         rules = json.loads(json.dumps(self.rules.settings(), default=int))     # plain data
         code = self._code.get(reference.rpartition(":")[0]) if digest is not None else None
         return {"text": text, "reference": reference, "digest": digest, "checked": checked,
-                "rules": rules, "landlock": self.offer["landlock"], "rlimits": self.offer["rlimits"],
+                "rules": rules, "landlock": self.offer["landlock"],
+                "rlimits": self.offer["rlimits"],
                 "code": None if code is None else base64.b64encode(code).decode()}
 
     def ask(self, spec, seat: int, obs, params, cards, takes) -> int:
