@@ -127,6 +127,20 @@ def test_strict_isolation_refuses_a_system_without_every_layer():
     assert r.exit_code != 0 and r.stderr.strip() == "error: --strict-isolation goes with --isolate"
 
 
+def test_a_missing_layer_is_one_warning_line_and_strict_refuses(monkeypatch):
+    monkeypatch.setattr(confine, "available",
+                        lambda: {"namespaces": [], "landlock": 7, "rlimits": True})
+    args = ["compare", "greedy", "random", "--deals", "2", "--isolate", "--quiet"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 0, r.stderr
+    warned = [line for line in r.stderr.splitlines() if "without namespaces" in line]
+    assert len(warned) == 1 and warned[0].startswith("warning: ")
+    refused = CliRunner().invoke(main, [*args, "--strict-isolation"])
+    assert refused.exit_code != 0
+    assert refused.stderr.strip().startswith("error: --strict-isolation: this system lacks "
+                                             "namespaces")
+
+
 @pytest.mark.slow
 def test_the_runner_is_not_dumpable_while_entrants_run():
     assert confine.dumpable()

@@ -409,6 +409,8 @@ def test_an_isolated_run_is_written_when_it_is_over_with_its_seed_and_forfeits(t
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["seed"] == summary["seed"] and manifest["isolate"] is True
     assert manifest["forfeits"] == {} and manifest["finished"] is True
+    assert manifest["confinement"] == summary["confinement"]
+    assert set(manifest["confinement"]) == {"namespaces", "landlock", "rlimits", "not dumpable"}
     assert summary["seed"] < 2**128
     # its decks are dealt again from the wide seed as the Python loop dealt them
     from scopa_sim.engine import decks
