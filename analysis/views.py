@@ -81,9 +81,13 @@ def forfeits_text(r: dict) -> str:
     if not r.get("isolate"):
         return ""
     f = r.get("forfeits") or {}
+    held = r.get("confinement") or {}
+    confined = ("; confined by " + (", ".join(
+        f"Landlock ABI {v}" if k == "landlock" else k for k, v in held.items() if v) or "nothing")
+        if held else "")
     if not f:
-        return "; entrants isolated, none forfeited a round"
-    return "; forfeited rounds: " + "; ".join(
+        return confined + "; entrants isolated, none forfeited a round"
+    return confined + "; forfeited rounds: " + "; ".join(
         f"{name} {sum(c.values()):,} ({', '.join(f'{k} {n:,}' for k, n in c.items())})"
         for name, c in f.items())
 

@@ -124,8 +124,11 @@ def test_the_patching_cheats_gain_in_process(name):
 
 
 def test_a_known_seed_lets_the_seed_guesser_redeal_even_isolated():
-    """Why --isolate --seed N warns: an entrant that guesses N deals every hand."""
-    m = compare(cheat("seed_guess"), "greedy", deals=DEALS, seed=11, isolate=True)["margin"]
+    """Why --isolate --seed N warns: an entrant that guesses N deals every hand.
+    (Its first move compiles the kernels it calls, in its own Numba cache:
+    30 s for a move.)"""
+    m = compare(cheat("seed_guess"), "greedy", deals=DEALS, seed=11, isolate=True,
+                move_timeout=30)["margin"]
     assert m["low"] > 0.1, m
 
 
@@ -137,14 +140,17 @@ def test_an_honest_entrant_plays_the_same_isolated_as_in_process(strategy):
     again = compare(a, "counter", deals=400, seed=5, isolate=True)
     in_process = compare(a, "counter", deals=400, seed=5)
     assert json.dumps(isolated) == json.dumps(again)
+    confinement = isolated.pop("confinement")
     assert isolated == {**in_process, "isolate": True, "move_timeout": 1.0, "forfeits": {}}
+    assert set(confinement) == {"namespaces", "landlock", "rlimits", "not dumpable"}
 
 
 def test_an_isolated_tournament_ranks_as_in_process():
     names = [f"{EXAMPLES / 'greedy_py.py'}:greedy", "random", "counter"]
     isolated = tournament(names, deals=200, seed=3, isolate=True)
     assert isolated["forfeits"] == {}
-    same = {k: v for k, v in isolated.items() if k not in ("isolate", "move_timeout", "forfeits")}
+    same = {k: v for k, v in isolated.items()
+            if k not in ("isolate", "move_timeout", "forfeits", "confinement")}
     assert json.dumps(same) == json.dumps(tournament(names, deals=200, seed=3))    # nan == nan
 
 
@@ -236,56 +242,76 @@ def test_forfeits_are_named_on_the_command_line(flaky, tmp_path):
 
 
 FORKER = '''
-import os, time
+import os, sys
 
 def forker(obs, moves):
-    pid = os.fork()
-    if pid == 0:
-        time.sleep(300)
-        os._exit(0)
-    with open(os.path.join({folder!r}, str(pid)), "w"):
-        pass
+    if os.fork() == 0:
+        os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(300)", {marker!r}])
     return 0
 '''
 
 
+def marked(marker: str) -> list[int]:
+    """Live processes whose command line carries `marker`."""
+    found = []
+    for d in PROC.iterdir():
+        try:
+            if d.name.isdigit() and marker.encode() in (d / "cmdline").read_bytes() \
+                    and not gone(int(d.name)):
+                found.append(int(d.name))
+        except OSError:
+            pass
+    return found
+
+
 def test_a_child_an_entrant_leaves_behind_is_stopped_with_it(tmp_path):
-    pids = tmp_path / "pids"
-    pids.mkdir()
+    """(Its children carry a marker on their command line: an entrant
+    writes nowhere but its own folder.)"""
+    marker = f"scopa-forker-{os.getpid()}-{time.monotonic_ns()}"
     path = tmp_path / "forker.py"
-    path.write_text(FORKER.format(folder=str(pids)))
-    compare(f"{path}:forker", "random", deals=3, seed=4, isolate=True)
-    children = [int(p.name) for p in pids.iterdir()]
-    assert children and all_gone(children)
+    path.write_text(FORKER.format(marker=marker))
+    seen = []
+    rules = Rules.resolve("scopa")
+    with Entrants(rules) as pool:
+        s = Seats(rules, [parse_strategy(f"{path}:forker", loader=pool.load),
+                          parse_strategy("random")], entrants=pool)
+        s.play_rows(False, 1, 0, 1)
+        seen = marked(marker)
+    assert seen and all_gone(seen)
     assert entrant_processes() == []
 
 
 SLOW = '''
-import os, time
+import os, sys, time
+STARTED = []
 
 def slow(obs, moves):
-    open(os.path.join({folder!r}, str(os.getpid())), "w").close()
+    if not STARTED:
+        STARTED.append(os.fork() or os.execv(sys.executable, [sys.executable, "-c",
+                       "import time; time.sleep(300)", {marker!r}]))
     time.sleep(0.01)
     return 0
 '''
 
 
 def test_ctrl_c_during_an_isolated_compare_leaves_no_entrant_behind(tmp_path):
-    pids = tmp_path / "pids"
-    pids.mkdir()
+    """(The entrant marks that it plays with a child carrying a marker on its
+    command line: it writes nowhere but its own folder.)"""
+    marker = f"scopa-slow-{os.getpid()}-{time.monotonic_ns()}"
     path = tmp_path / "slow.py"
-    path.write_text(SLOW.format(folder=str(pids)))
+    path.write_text(SLOW.format(marker=marker))
     proc = subprocess.Popen([sys.executable, "-m", "scopa_sim.cli", "compare", f"{path}:slow",
                              "random", "--deals", "100000", "--isolate", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
-    while not list(pids.iterdir()) and time.monotonic() < deadline:
+    while not marked(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert list(pids.iterdir()), "no entrant started"
+    seen = marked(marker)
+    assert seen, "no entrant started"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0
-    assert all_gone(int(p.name) for p in pids.iterdir()), err
+    assert all_gone(seen), err
 
 
 # -- one-line refusals -------------------------------------------------------------
@@ -383,6 +409,8 @@ def test_an_isolated_run_is_written_when_it_is_over_with_its_seed_and_forfeits(t
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["seed"] == summary["seed"] and manifest["isolate"] is True
     assert manifest["forfeits"] == {} and manifest["finished"] is True
+    assert manifest["confinement"] == summary["confinement"]
+    assert set(manifest["confinement"]) == {"namespaces", "landlock", "rlimits", "not dumpable"}
     assert summary["seed"] < 2**128
     # its decks are dealt again from the wide seed as the Python loop dealt them
     from scopa_sim.engine import decks

@@ -49,7 +49,8 @@ def _open(run_dir):
 @FORMAT
 @QUIET
 def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_options, seed,
-            workers, scheduler, cluster, batch_size, isolate, move_timeout, fmt, quiet):
+            workers, scheduler, cluster, batch_size, isolate, move_timeout, strict_isolation, fmt,
+            quiet):
     """Compare strategy A with B on duplicate deals.
 
     Each deck is played twice with the seats swapped (round i's deck depends
@@ -77,7 +78,7 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
         raise click.UsageError("--deals and --until-halfwidth exclude each other")
     scheduler = where(scheduler, cluster)
     given, seed = seed, parse_seed(seed, isolate)
-    move_timeout = isolation(isolate, move_timeout, given, scheduler)
+    move_timeout = isolation(isolate, move_timeout, given, scheduler, strict_isolation)
     rules = parse_rules(rules_name, rule_options)
     with progress(quiet, f"compare {a} vs {b}") as bar:
         total = deals or (max_deals if until_halfwidth else DEFAULT_DEALS)
@@ -106,7 +107,8 @@ def compare(a, b, deals, until_halfwidth, max_deals, games, rules_name, rule_opt
 @FORMAT
 @QUIET
 def tournament(strategies, deals, games, rules_name, rule_options, seed, workers, scheduler,
-               cluster, batch_size, isolate, move_timeout, fmt, quiet):
+               cluster, batch_size, isolate, move_timeout, strict_isolation, fmt,
+               quiet):
     """A round robin of STRATEGIES on duplicate deals.
 
     Every pair plays the same decks, each twice with the seats swapped.
@@ -126,7 +128,7 @@ def tournament(strategies, deals, games, rules_name, rule_options, seed, workers
     from ..analysis.views import tournament_view
     scheduler = where(scheduler, cluster)
     given, seed = seed, parse_seed(seed, isolate)
-    move_timeout = isolation(isolate, move_timeout, given, scheduler)
+    move_timeout = isolation(isolate, move_timeout, given, scheduler, strict_isolation)
     rules = parse_rules(rules_name, rule_options)
     n_pairs = len(strategies) * (len(strategies) - 1) // 2
     with progress(quiet, "tournament") as bar:

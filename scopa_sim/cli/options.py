@@ -181,7 +181,11 @@ TRUSTED = ("note: user strategies run in this process as trusted code, able to r
 
 
 def isolate_options(f):
-    """--isolate and --move-timeout (see `engine.isolate`)."""
+    """--isolate, --strict-isolation and --move-timeout (see `engine.isolate`)."""
+    f = click.option("--strict-isolation", is_flag=True,
+                     help="With --isolate: refuse to run unless every layer of the kernel's "
+                          "confinement holds (namespaces, Landlock with signal scoping, "
+                          "rlimits, a runner that is not dumpable).")(f)
     f = click.option("--move-timeout", type=click.FloatRange(0, 3600, min_open=True),
                      metavar="SECONDS",
                      help="With --isolate: seconds an entrant has for a move (default 1); "
@@ -189,21 +193,31 @@ def isolate_options(f):
     return click.option("--isolate", is_flag=True,
                         help="Play every user strategy in a process of its own, with a secret "
                              "128-bit seed unless --seed is given: a fair contest of entrants "
-                             "nobody vouches for (docs/STRATEGIES.md). A crash, a timeout or a "
-                             "bad answer forfeits the entrant's round.")(f)
+                             "nobody vouches for (docs/STRATEGIES.md), each confined by the "
+                             "kernel before its code loads (a line names any layer missing). A "
+                             "crash, a timeout or a bad answer forfeits the entrant's round.")(f)
 
 
-def isolation(isolate: bool, move_timeout, seed: str | None, scheduler=None) -> float:
-    """Check --isolate's company, and warn of an isolated run with a known
-    seed; the move timeout in seconds."""
+def isolation(isolate: bool, move_timeout, seed: str | None, scheduler=None,
+              strict: bool = False) -> float:
+    """Check --isolate's company, name in one line any confinement missing
+    (refused with `strict`), and warn of an isolated run with a known seed;
+    the move timeout in seconds."""
     # imported when the command runs: help and listings stay light
     from ..engine.isolate import MOVE_TIMEOUT
     if not isolate:
-        if move_timeout is not None:
-            raise click.UsageError("--move-timeout goes with --isolate")
+        if move_timeout is not None or strict:
+            which = "--move-timeout" if move_timeout is not None else "--strict-isolation"
+            raise click.UsageError(f"{which} goes with --isolate")
         return MOVE_TIMEOUT
     if scheduler is not None:
         raise click.UsageError("--isolate runs on this machine: drop --scheduler/--cluster")
+    from ..engine import confine
+    gaps = confine.missing(confine.held(confine.available(), True))
+    if gaps and strict:
+        raise click.UsageError(f"--strict-isolation: this system lacks {gaps}")
+    if gaps:
+        note(f"warning: entrants run without {gaps}")
     if seed is not None:
         note("warning: with --seed the deal is no secret: an entrant who knows or guesses the "
              "seed can deal every hand again; leave --seed out for a secret one")

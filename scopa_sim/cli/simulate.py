@@ -18,7 +18,7 @@ from .options import (check_writable, cluster_options, compile_note, Interrupted
 
 RUN_OPTIONS = ("strategies", "rules_name", "rule_options", "rounds", "games", "seed", "out_dir",
                "batch_size", "overwrite", "keep_taken", "isolate",
-               "move_timeout")                     # fixed by the run: not with --resume
+               "move_timeout", "strict_isolation")   # fixed by the run: not with --resume
 
 
 def default_out(spec) -> Path:
@@ -63,7 +63,7 @@ def default_out(spec) -> Path:
 @click.pass_context
 def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out_dir, workers,
              scheduler, cluster, batch_size, resume_dir, strategy_files, overwrite, isolate,
-             move_timeout, quiet, fmt, keep_taken=False):
+             move_timeout, quiet, fmt, keep_taken=False, strict_isolation=False):
     """Simulate rounds or games into a Parquet dataset and print a summary.
 
     \b
@@ -96,7 +96,7 @@ def simulate(ctx, strategies, rules_name, rule_options, rounds, games, seed, out
         if rounds is not None and games is not None:
             raise click.UsageError("--rounds and --games exclude each other")
         given, seed = seed, parse_seed(seed, isolate)
-        move_timeout = isolation(isolate, move_timeout, given, scheduler)
+        move_timeout = isolation(isolate, move_timeout, given, scheduler, strict_isolation)
         if isolate:
             rules = parse_rules(rules_name, rule_options)
             return simulate_isolated(rounds, games, strategies, rules, seed, out_dir, batch_size,
@@ -267,7 +267,8 @@ def print_summary(run, s: dict, fmt: str) -> None:
                                for side in s["sides"]))
     if spec.isolate:
         from ..analysis.views import forfeits_text
-        head += forfeits_text({"isolate": True, "forfeits": s.get("forfeits")})
+        head += forfeits_text({"isolate": True, "forfeits": s.get("forfeits"),
+                               "confinement": s.get("confinement")})
     console = out()
     console.print(table)
     console.print(head, soft_wrap=True, markup=False)

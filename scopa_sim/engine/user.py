@@ -140,11 +140,13 @@ class UserSpec:
         return (reload, (self.text, self.reference(), self.digest, self.checked))
 
 
-def reload(text: str, reference: str, digest: str | None, checked: bool = True) -> UserSpec:
+def reload(text: str, reference: str, digest: str | None, checked: bool = True,
+           data: bytes | None = None) -> UserSpec:
     """The strategy named `text` loaded from `reference` (bounds checked or
     not); refused if its file no longer has the sha256 `digest` (a strategy
-    file before any of its code runs; see `load`)."""
-    spec = load(reference, checked, digest=digest, label=text)
+    file before any of its code runs; see `load`). With `data`, those bytes
+    run as the file's (`--isolate`: the bytes read when the run began)."""
+    spec = load(reference, checked, digest=digest, label=text, data=data)
     if digest is not None and spec.digest != digest:
         _changed(text, spec.source, spec.digest, digest)
     return UserSpec(text, spec.function, spec.params, spec.source, spec.digest, checked)
@@ -208,14 +210,15 @@ def _clear_user_cache() -> None:
             f.unlink(missing_ok=True)
 
 
-def _module_from_file(path: Path, text: str, checked: bool, expected: str | None = None):
+def _module_from_file(path: Path, text: str, checked: bool, expected: str | None = None,
+                      data: bytes | None = None):
     """Execute a strategy file as a module of its own (one per file, content
     and bounds-check mode), so that two files of the same name never mix;
     the module and the sha256 of the bytes it was made from (the file is
-    read once, and those bytes run). With `expected`, bytes of another
-    sha256 are refused before they run."""
+    read once, and those bytes run; or `data`, given as its bytes). With
+    `expected`, bytes of another sha256 are refused before they run."""
     try:
-        data = path.read_bytes()
+        data = path.read_bytes() if data is None else data
     except OSError as e:
         raise UserStrategyError(f"strategy {text}: cannot read {path}: "
                                 f"{e.strerror or e}") from None
@@ -240,12 +243,13 @@ def _module_from_file(path: Path, text: str, checked: bool, expected: str | None
 
 
 def load(text: str, checked: bool | None = None, digest: str | None = None,
-         label: str | None = None) -> UserSpec:
+         label: str | None = None, data: bytes | None = None) -> UserSpec:
     """The user strategy `PATH.py:NAME` or `package.module:NAME`, its
     signature checked, compiled with bounds checks if `checked` (default:
     `bounds_checked()`). With `digest`, a file of another sha256 is refused
     before any of its code runs (`label`: the strategy's name in that
-    error); a module, once imported (finding `package.module` imports
+    error); with `data`, the file's bytes as given (see `reload`); a
+    module, once imported (finding `package.module` imports
     `package`)."""
     checked = bounds_checked() if checked is None else checked
     where, _, name = text.rpartition(":")
@@ -255,12 +259,12 @@ def load(text: str, checked: bool | None = None, digest: str | None = None,
     expected, source, digest = digest, None, None
     if is_file_text(text):
         path = Path(where).expanduser()
-        if not path.is_file():
+        if data is None and not path.is_file():
             raise UserStrategyError(f"strategy {text}: no file {where}")
         if path.suffix != ".py":
             raise UserStrategyError(f"strategy {text}: {where} is not a Python file (.py)")
         path = path.resolve()
-        module, digest = _module_from_file(path, label or text, checked, expected)
+        module, digest = _module_from_file(path, label or text, checked, expected, data)
         source = str(path)
     else:
         try:

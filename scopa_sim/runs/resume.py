@@ -102,10 +102,12 @@ def store_isolated(root, spec: RunSpec, overwrite: bool, entrants,
         for b, part in enumerate(parts):
             stored.save(b, part)
         stored.manifest["forfeits"] = entrants.report()
+        stored.manifest["confinement"] = entrants.confinement
         stored.finish(elapsed, 1)
     summary = tally.result()
     summary.update(unit="games" if spec.games else "rounds", seconds=elapsed,
                    rounds_run=rounds_run, already_complete=False, forfeits=entrants.report(),
+                   confinement=entrants.confinement,
                    rounds_per_second=rounds_run / elapsed if elapsed > 0 else float("nan"))
     return stored, summary
 

@@ -158,7 +158,7 @@ def _isolated(pd, rounds, games, strategies, rules, seed, batch_size, progress, 
     if deals:
         columns.update(for_rows(spec.rules, spec.seed, spec.games, columns))
     df = pd.DataFrame(columns, copy=False)
-    df.attrs.update(seed=spec.seed, forfeits=pool.report())
+    df.attrs.update(seed=spec.seed, forfeits=pool.report(), confinement=pool.confinement)
     return df
 
 

@@ -193,7 +193,8 @@ def compare(a, b, rules="scopa", seed: int | None = None, deals: int | None = No
                until_halfwidth=until_halfwidth,
                reached=None if until_halfwidth is None else bool(stop))
     if pool is not None:
-        out.update(isolate=True, move_timeout=pool.move_timeout, forfeits=pool.report())
+        out.update(isolate=True, move_timeout=pool.move_timeout, forfeits=pool.report(),
+                   confinement=pool.confinement)
     return out
 
 
@@ -230,7 +231,8 @@ def tournament(strategies: Sequence[str], rules="scopa", seed: int | None = None
                           1 if isolate else workers, HERE if isolate and scheduler is None
                           else scheduler, progress, pool)
     if pool is not None:
-        out.update(isolate=True, move_timeout=pool.move_timeout, forfeits=pool.report())
+        out.update(isolate=True, move_timeout=pool.move_timeout, forfeits=pool.report(),
+                   confinement=pool.confinement)
     return out
 
 
