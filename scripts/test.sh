@@ -22,7 +22,7 @@ stage() {
     else echo "== $name: FAILED ($((SECONDS - start)) s)" >&2; failed+=("$name"); fi
 }
 tests() { .venv/bin/python -m pytest -q "$@"; local rc=$?; [ $rc -eq 5 ] && rc=0; return $rc; }  # 5: none chosen
-stage pytest   tests -m "not slow" -n 2 --dist loadfile "$@"
+stage pytest   tests -m "not slow" -n 2 --dist loadfile --durations=10 "$@"
 stage slow     tests -m slow "$@"
 stage verdicts .venv/bin/python benchmarks/bench_verdicts.py --record docs/examples/seed-003.scopa
 stage wheel    bash scripts/wheel_check.sh

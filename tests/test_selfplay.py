@@ -45,6 +45,8 @@ from scopa_sim.study.selfplay import generate
 
 import net_reference as R
 
+pytestmark = pytest.mark.slow     # compiling self-play's kernels is minutes of a cold suite
+
 SCOPA = Rules.resolve("scopa")
 SEED = 5
 UNITS = range(3)                           # the rounds of the slow reference
@@ -229,7 +231,6 @@ def test_endgame_suggestions_do_not_depend_on_the_seed():
     assert checked > 30
 
 
-@pytest.mark.slow                  # minutes: endgame searches, against the reference
 def test_true_deal_endgame_samples_match_the_reference():
     got = generate(SCOPA, SEED, UNITS.start, len(UNITS), lineup="endgame", rollout="endgame",
                    explore=0.0, worlds=0, workers=1)
