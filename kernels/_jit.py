@@ -35,9 +35,7 @@ body whose work is in kernels saves whole optimisation passes.
 `outlined`: a function of its own in machine code too, called, not inlined:
 for the batch kernels and for big search pieces used from several places
 (`search.solve`, `minimax`, `rollout`), where a copy per caller would cost
-compile time and save nothing; and for a rare path whose inlined loops
-would take a hot loop's registers (`moves.keep_fewest`: the random round
-ran 5% fewer instructions with it called).
+compile time and save nothing.
 
 No kernel may call itself: Numba cannot cache recursion (numba#6061, a
 segfault).

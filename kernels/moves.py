@@ -9,7 +9,7 @@ docs/VARIANTS.md.
 """
 import numpy as np
 
-from ._jit import kernel, outlined
+from ._jit import kernel
 from .bits import ONE, ZERO, ix, lowest, popcount
 from .layout import (
     N_CARDS, R_ACE_TAKES_ALL, R_FEWEST_CARDS, R_SCOPA_ON_LAST_PLAY, RANK, RANK_CARDS, slots)
@@ -93,11 +93,9 @@ def sum_captures(rank, k, out, n, work):
         at = state >> 48
 
 
-@outlined
+@kernel
 def keep_fewest(out, start, stop):
-    """Keep only the captures of out[start:stop] with the fewest cards.
-    Called, not inlined: only R_FEWEST_CARDS reaches it, and its loops
-    (vectorised) cost the move generation's loop registers where inlined."""
+    """Keep only the captures of out[start:stop] with the fewest cards."""
     fewest = 99
     for i in range(start, stop):
         fewest = min(fewest, popcount(out[i]))
