@@ -37,9 +37,10 @@ def play_round(choose, dealer, rules, lineup, scratch, log, out, info):
     in `log` (`scratch.log`, or a log of no rows: none); False if a strategy chose
     a move that does not exist (the fault is in `users`, see `users`).
 
-    Scores it into `out[side, S_*]` (every side of `out` zeroed first) and
-    fills `info[Q_*]`: the dealer, the last capturer (seat, or -1), the cards
-    left on the table at the end, the number of captures.
+    Scores it into `out[side, S_*]` (every field of every side written, the
+    sides past R_SIDES zeros) and fills `info[Q_*]`: the dealer, the last
+    capturer (seat, or -1), the cards left on the table at the end, the
+    number of captures.
     """
     pos = scratch.pos
     start_round(pos, scratch.deck, dealer, rules)
@@ -56,9 +57,9 @@ def play_round(choose, dealer, rules, lineup, scratch, log, out, info):
 @spliced
 def end_round(pos, rules, dealer, out, info):
     """Finish a played-out round: the table to the last capturer, the sides'
-    results into `out` (zeroed first) and the round's fields into `info`."""
+    results into `out` (`score_round` writes every field) and the round's fields
+    into `info`."""
     info[Q_LEFTOVER] = finish_round(pos, rules)
-    out[:, :] = 0
     score_round(pos[PILE:PILE + MAX_PLAYERS], pos[SCOPAS:SCOPAS + MAX_PLAYERS], rules,
                 out)
     info[Q_DEALER] = dealer

@@ -11,7 +11,7 @@ from .layout import (
     COINS, R_BEST, R_PRIMIERA_FORFEIT, R_NAPOLA, R_RE_BELLO, R_SIDES, RE_BELLO,
     S_CARDS, S_COINS, S_POINTS, S_PRIMIERA, S_PT_CARDS, S_PT_COINS,
     S_PT_NAPOLA, S_PT_PRIMIERA, S_PT_RE_BELLO, S_PT_SETTEBELLO, S_SCOPAS,
-    S_SETTEBELLO, SETTEBELLO)
+    S_SCORE, S_SETTEBELLO, SETTEBELLO)
 
 SUIT_BITS = np.uint64(0x3FF)
 MOST = np.array([S_CARDS, S_COINS, S_PRIMIERA], np.int64)             # a point to the most
@@ -59,32 +59,41 @@ def strict_leader(values, n):
 
 @kernel
 def award_most(out, field, points_field, n_sides):
-    """One point to the side strictly ahead of every other in `field`."""
+    """One point to the side strictly ahead of every other in `field` (its
+    `points_field` and its S_POINTS)."""
     top = strict_leader(out[:, field], n_sides)
     if top >= 0:
         out[top, points_field] = 1
+        out[top, S_POINTS] += 1
 
 
 @kernel
 def score_round(piles, scopas, rules, out):
-    """Fill `out[side, S_*]` (zeroed by the caller) from the piles and scopas."""
+    """Fill `out[side, S_*]` from the piles and scopas: every field of every
+    side written once (the sides past R_SIDES zeroed; S_SCORE 0), the
+    points summed as they are found, so that nothing is zeroed first or
+    read back (the rows are int16 columns of any strides)."""
     n_sides = rules[R_SIDES]
+    for t in range(n_sides, out.shape[0]):
+        for f in range(out.shape[1]):
+            out[t, f] = 0
     for t in range(n_sides):
         pile = piles[t]
+        settebello = np.int64((pile >> np.uint64(SETTEBELLO)) & ONE)
+        re_bello = np.int64((pile >> np.uint64(RE_BELLO)) & ONE) if rules[R_RE_BELLO] else 0
+        run = napola(pile) if rules[R_NAPOLA] else 0
         out[t, S_CARDS] = popcount(pile)
         out[t, S_COINS] = popcount(pile & COINS)
-        out[t, S_SETTEBELLO] = (pile >> np.uint64(SETTEBELLO)) & ONE
+        out[t, S_SETTEBELLO] = settebello
         out[t, S_PRIMIERA] = primiera(pile, rules, rules[R_PRIMIERA_FORFEIT])
         out[t, S_SCOPAS] = scopas[t]
-        out[t, S_PT_SETTEBELLO] = out[t, S_SETTEBELLO]
-        if rules[R_RE_BELLO]:
-            out[t, S_PT_RE_BELLO] = (pile >> np.uint64(RE_BELLO)) & ONE
-        if rules[R_NAPOLA]:
-            out[t, S_PT_NAPOLA] = napola(pile)
+        out[t, S_PT_CARDS] = 0
+        out[t, S_PT_COINS] = 0
+        out[t, S_PT_SETTEBELLO] = settebello
+        out[t, S_PT_PRIMIERA] = 0
+        out[t, S_PT_RE_BELLO] = re_bello
+        out[t, S_PT_NAPOLA] = run
+        out[t, S_POINTS] = settebello + re_bello + run + np.int64(scopas[t])
+        out[t, S_SCORE] = 0
     for field in range(3):        # one compiled award_most (literal fields would make three)
         award_most(out, MOST[field], MOST_POINTS[field], n_sides)
-    for t in range(n_sides):
-        out[t, S_POINTS] = (out[t, S_PT_CARDS] + out[t, S_PT_COINS]
-                            + out[t, S_PT_SETTEBELLO] + out[t, S_PT_PRIMIERA]
-                            + out[t, S_PT_RE_BELLO] + out[t, S_PT_NAPOLA]
-                            + out[t, S_SCOPAS])

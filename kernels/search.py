@@ -180,7 +180,6 @@ def margin(out, side, n_sides):
 def score_into(pos, rules, out):
     """Finish a played-out position and score it into `out`."""
     finish_round(pos, rules)
-    out[:, :] = 0
     score_round(pos[PILE:PILE + MAX_PLAYERS], pos[SCOPAS:SCOPAS + MAX_PLAYERS], rules, out)
 
 
