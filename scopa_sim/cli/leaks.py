@@ -8,8 +8,8 @@ import click
 
 from ..defaults import LEAKS_ROLLOUTS, LEAKS_ROUNDS
 from .options import (QUIET, check_out, compile_note, emit, note, OutPath, parse_rules,
-                      parse_seed, progress, rules_options, seed_option, trusted_note,
-                      workers_option)
+                      parse_seed, progress, rules_options, seed_option, text_or_json,
+                      trusted_note, workers_option)
 
 SHOWN = 3                # situations whose examples the text prints
 OUT_FORMATS = (".html", ".png", ".svg", ".pdf")
@@ -41,8 +41,7 @@ OUT_FORMATS = (".html", ".png", ".svg", ".pdf")
 @rules_options
 @seed_option
 @workers_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Result format on stdout.")
+@text_or_json()
 @QUIET
 def leaks(strategy, against, judge, rounds, games, rollouts, true_deal, out, overwrite,
           rules_name, rule_options, seed, workers, fmt, quiet):

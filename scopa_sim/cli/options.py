@@ -155,6 +155,12 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["table", "json", "cs
 QUIET = click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")
 
 
+def text_or_json(help: str = "Result format on stdout."):
+    """The --format option of a command that prints a text or one JSON object."""
+    return click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                        show_default=True, help=help)
+
+
 def parse_seed(seed: str | None, isolate: bool = False) -> int:
     """A seed as written, in ASCII digits (a fresh random one if None: 63
     bits, or with `isolate` a secret of 128); up to 2**128-1 with

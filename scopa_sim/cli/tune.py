@@ -8,8 +8,8 @@ import click
 
 from ..defaults import TUNE_CHECK_DEALS, TUNE_DEALS, TUNE_EVALUATIONS
 from .options import (QUIET, check_out, compile_note, note, OutPath, parse_rules,
-                      parse_seed, results, rules_options, seed_option, trusted_note,
-                      workers_option)
+                      parse_seed, results, rules_options, seed_option, text_or_json,
+                      trusted_note, workers_option)
 
 HEARTBEAT = 60          # seconds between progress lines while the best stays
 
@@ -39,8 +39,7 @@ HEARTBEAT = 60          # seconds between progress lines while the best stays
 @rules_options
 @seed_option
 @workers_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Result format on stdout.")
+@text_or_json()
 @QUIET
 def tune(strategy, against, params, deals, check_deals, evaluations, budget, trace, overwrite,
          rules_name, rule_options, seed, workers, fmt, quiet):

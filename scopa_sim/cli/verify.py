@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..engine.checks import plural
-from .options import Answered, QUIET, progress, results, workers_option
+from .options import Answered, QUIET, progress, results, text_or_json, workers_option
 
 
 @click.command()
@@ -15,8 +15,7 @@ from .options import Answered, QUIET, progress, results, workers_option
 @click.option("--sample", type=click.IntRange(1), metavar="K",
               help="Replay K batches chosen at random (with a seed drawn now, printed), "
                    "not all of them.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="The verdict on stdout: a line, or JSON.")
+@text_or_json("The verdict on stdout: a line, or JSON.")
 @workers_option
 @QUIET
 def verify(run_dir, sample, fmt, workers, quiet):
