@@ -63,26 +63,8 @@ def rollouts(rules: Rules, strategy: Strategy, seed: int, first: int, count: int
     """Rollouts first..first+count-1 of every root move (`cards`, `takes`:
     `Root`'s), `strategy` at every seat: what each ends with, an `Outcomes`
     (count rows); StrategyError (one line) if a user strategy fails."""
-    n = len(cards)
-    seats = Seats(rules, (strategy,) * rules.n_sides)
-    users = seats.context()
-    ends = A.outcomes(count, n, rules.n_sides)
-    try:
-        kernel = A.advise_batch if is_fast(strategy) else A.deep_batch
-        done = call(kernel, np.uint64(seed), np.int64(first), np.int64(count), np.int64(seat),
-                    np.int64(n), P.board(pos, deck, cards, takes), ends,
-                    A.buffers(seats.ids[0], seats.params[0]),
-                    kit(seats.packed, users=users, nets=seats.net_record()))
-    except Exception as e:
-        if not seats.users:
-            raise
-        raise StrategyError(f"strategy {strategy} raised {raised(e)} "
-                            f"in an advise rollout") from None
-    if done < 0:
-        f = users.fault
-        at = int(f[F_SEAT])
-        raise seats.bad_choice(f, at, f"an advise rollout (seat {at}, play {int(f[F_PLAY])})")
-    return ends
+    return Roller(rules, strategy, "an advise rollout")(seed, first, count, seat, pos, deck,
+                                                         cards, takes)
 
 
 class Roller:
@@ -92,8 +74,8 @@ class Roller:
     decisions (`leaks`), whose set-up would otherwise cost more than the
     rollouts."""
 
-    def __init__(self, rules: Rules, strategy: Strategy):
-        self.rules, self.strategy = rules, strategy
+    def __init__(self, rules: Rules, strategy: Strategy, what: str = "a rollout"):
+        self.rules, self.strategy, self.what = rules, strategy, what
         self._seats = Seats(rules, (strategy,) * rules.n_sides)
         self._users = self._seats.context()
         self._kit = kit(self._seats.packed, users=self._users, nets=self._seats.net_record())
@@ -113,11 +95,11 @@ class Roller:
             if not self._seats.users:
                 raise
             raise StrategyError(f"strategy {self.strategy} raised {raised(e)} "
-                                f"in a rollout") from None
+                                f"in {self.what}") from None
         if done < 0:
             f = self._users.fault
             at = int(f[F_SEAT])
-            raise self._seats.bad_choice(f, at, f"a rollout (seat {at}, play {int(f[F_PLAY])})")
+            raise self._seats.bad_choice(f, at, f"{self.what} (seat {at}, play {int(f[F_PLAY])})")
         return ends
 
 
