@@ -37,7 +37,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._jit import outlined, spliced
-from .bits import ONE, ZERO, ix, lowest, popcount
+from .bits import ONE, ZERO, ix, popcount
 from .layout import MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE, R_PLAYERS, R_SIDES, R_TEAMS, S_POINTS
 from .moves import captures_of
 from .play import FAULT, OVER, Kit, play_at, play_out
@@ -52,6 +52,7 @@ TAKE = 40                 # action TAKE + t: take table card t
 PLANES = 5                # hand, table, unseen, card, taking; then a plane per side
 # what `step` returns besides 0 (all stepped): -(i + 1) for row i's illegal action
 BAD_STRATEGY = -(1 << 40)  # a kernel strategy chose a move that does not exist
+BYTE_BITS = np.array([[(b >> k) & 1 for k in range(8)] for b in range(256)], np.int8)  # [byte, bit]
 
 
 def obs_size(players, sides):
@@ -203,22 +204,19 @@ def view(envs, i, seat, rules, obs, mask, to_play):
     pos = envs.pos[i]
     n, sides = rules[R_PLAYERS], rules[R_SIDES]
     side = rules[R_TEAMS + seat]
-    obs[:] = 0
-    mask[:] = 0
     stage = to_play and envs.pending[i] >= 0
-    hand, table = pos[HAND + seat], pos[TABLE]
-    bits(hand, obs, 0)
-    bits(table, obs, N_CARDS)
-    bits(unseen(pos, seat), obs, 2 * N_CARDS)
-    if stage:
-        obs[3 * N_CARDS + envs.pending[i]] = 1
-        bits(envs.chosen[i], obs, 4 * N_CARDS)
-        bits(envs.options[i], mask, TAKE)
-    elif to_play:
-        bits(hand, mask, 0)
+    hand = pos[HAND + seat]
+    plane(hand, obs, 0)
+    plane(pos[TABLE], obs, N_CARDS)
+    plane(unseen(pos, seat), obs, 2 * N_CARDS)
+    plane(ONE << np.uint64(envs.pending[i]) if stage else ZERO, obs, 3 * N_CARDS)
+    plane(envs.chosen[i] if stage else ZERO, obs, 4 * N_CARDS)
+    plane(envs.options[i] if stage else ZERO, mask, TAKE)
+    plane(hand if to_play and not stage else ZERO, mask, 0)
     for k in range(sides):
-        bits(pos[PILE + (side + k) % sides], obs, (PLANES + k) * N_CARDS)
+        plane(pos[PILE + (side + k) % sides], obs, (PLANES + k) * N_CARDS)
     at = (PLANES + sides) * N_CARDS
+    obs[at:] = 0
     obs[at + (seat - np.int64(pos[DEALER]) - 1 + 2 * n) % n] = 1
     at += n
     last = np.int64(pos[LAST]) - 1
@@ -237,12 +235,14 @@ def view(envs, i, seat, rules, obs, mask, to_play):
 
 
 @spliced
-def bits(cards, out, at):
-    """out[at + c] = 1 for each card c of the set."""
-    m = cards
-    while m:
-        out[ix(at + lowest(m))] = 1
-        m &= m - ONE
+def plane(cards, out, at):
+    """out[at + c] = 1 if card c is in the set, else 0, for each of the 40
+    cards: a byte of the set at a time, spread by a table (no loop over the
+    cards, no branch: a fifth of a step's time was the loop's)."""
+    for byte in range(N_CARDS // 8):
+        row = ix((cards >> np.uint64(8 * byte)) & np.uint64(0xFF))
+        for k in range(8):
+            out[ix(at + 8 * byte + k)] = BYTE_BITS[row, k]
 
 
 @spliced

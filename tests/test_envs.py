@@ -323,3 +323,37 @@ def test_gymnasiums_vector_wrappers_read_the_vector_env():
         if term.any():
             break
     assert (info["episode"]["r"][term] == r[term]).all() and info["_episode"][term].all()
+
+
+def _card_set(plane) -> int:
+    """The card set a 40-byte plane of 0s and 1s shows (and nothing else)."""
+    assert set(np.unique(plane)) <= {0, 1}
+    return sum(1 << c for c in range(40) if plane[c])
+
+
+@pytest.mark.parametrize("preset", ["scopa", "scopa-4"])
+def test_the_observation_planes_show_the_positions_card_sets(preset):
+    """Each card plane, read back as docs/ENVS.md lays it out, against the
+    kernel position's own sets, at every step of random rounds."""
+    from scopa_sim.kernels import position as P
+    rounds, pick = Rounds(1, preset), np.random.default_rng(3)
+    r = rounds.rules
+    everything = (1 << 40) - 1
+    for k in range(8):
+        rounds.reset(seed=5, first=k)
+        st = rounds.state
+        while not st.done[0]:
+            pos, obs, mask = st.pos[0], st.obs[0], st.mask[0]
+            seat, side = int(st.seat[0]), r.teams[int(st.seat[0])]
+            hand, table = int(pos[P.HAND + seat]), int(pos[P.TABLE])
+            piles = [int(pos[P.PILE + (side + j) % r.n_sides]) for j in range(r.n_sides)]
+            choosing = int(st.pending[0]) >= 0
+            assert _card_set(obs[0:40]) == hand and _card_set(obs[40:80]) == table
+            assert _card_set(obs[80:120]) == everything & ~(hand | table | sum(piles))
+            assert _card_set(obs[120:160]) == (1 << int(st.pending[0]) if choosing else 0)
+            assert _card_set(obs[160:200]) == (int(st.chosen[0]) if choosing else 0)
+            for j, pile in enumerate(piles):
+                assert _card_set(obs[200 + 40 * j:240 + 40 * j]) == pile
+            assert _card_set(mask[:40]) == (0 if choosing else hand)
+            assert _card_set(mask[40:]) == (int(st.options[0]) if choosing else 0)
+            rounds.step(int(pick.choice(mask.nonzero()[0])))
