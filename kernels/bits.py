@@ -1,5 +1,5 @@
 """Bit tricks on uint64 card sets, as LLVM intrinsics (one instruction each),
-and `ix`, an index without wraparound."""
+`ix`, an index without wraparound, and `store8`, a word stored as 8 bytes."""
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -46,3 +46,22 @@ def ix(typingctx, i):
         return context.cast(builder, args[0], signature.args[0], types.uint64)
 
     return types.uint64(i), codegen
+
+
+@intrinsic
+def store8(typingctx, out, at, value):
+    """out[at:at + 8] = the 8 bytes of uint64 `value`, lowest first, in one
+    unaligned store (`out` a 1-d int8 or uint8 array; unchecked: the caller
+    keeps at + 8 within it). Little-endian hosts only (x86-64, arm64)."""
+    if not (isinstance(out, types.Array) and out.ndim == 1 and out.layout == "C"
+            and out.dtype in (types.int8, types.uint8)
+            and isinstance(at, types.Integer) and value == types.uint64):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        where = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        builder.store(args[2], where).align = 1
+        return context.get_dummy_value()
+
+    return types.void(out, at, value), codegen

@@ -332,9 +332,10 @@ def _card_set(plane) -> int:
 
 
 @pytest.mark.parametrize("preset", ["scopa", "scopa-4"])
-def test_the_observation_planes_show_the_positions_card_sets(preset):
-    """Each card plane, read back as docs/ENVS.md lays it out, against the
-    kernel position's own sets, at every step of random rounds."""
+def test_the_observation_shows_the_position_as_documented(preset):
+    """The observation read back as docs/ENVS.md lays it out (each card
+    plane, the mask, the counts after them) against the kernel position, at
+    every step of random rounds."""
     from scopa_sim.kernels import position as P
     rounds, pick = Rounds(1, preset), np.random.default_rng(3)
     r = rounds.rules
@@ -356,4 +357,16 @@ def test_the_observation_planes_show_the_positions_card_sets(preset):
                 assert _card_set(obs[200 + 40 * j:240 + 40 * j]) == pile
             assert _card_set(mask[:40]) == (0 if choosing else hand)
             assert _card_set(mask[40:]) == (int(st.options[0]) if choosing else 0)
+            n, sides, dealer = r.players, r.n_sides, int(pos[P.DEALER])
+            last = int(pos[P.LAST]) - 1
+            tail = obs[200 + 40 * sides:].tolist()
+            place, capturer = [0] * n, [0] * (n + 1)
+            place[(seat - (dealer + 1)) % n] = 1
+            capturer[(last - seat) % n if last >= 0 else n] = 1
+            assert tail == (place + capturer
+                            + [int(pos[P.SCOPAS + (side + j) % sides]) for j in range(sides)]
+                            + [bin(int(pos[P.HAND + (seat + j) % n])).count("1")
+                               for j in range(n)]
+                            + [int(pos[P.PLAYS]), 40 - int(pos[P.DECK]),
+                               int(pos[P.PLAYS] + 1 == pos[P.TOTAL]), int(choosing)])
             rounds.step(int(pick.choice(mask.nonzero()[0])))
