@@ -157,6 +157,7 @@ KERNELS = (simple_units, fast_units, search_units)
 CHOOSERS = (choose_simple, choose_fast, choose)          # the strategy code of each
 STEPS = (simple_step, fast_step, search_step)            # and its step kernel
 _COMPILING = threading.Lock()
+_TWINS = threading.Lock()
 
 
 def kind_for(strategies) -> str:
@@ -178,7 +179,8 @@ def kernel_for(strategies, preset=None):
     if preset is None or general is not simple_units:
         return general
     every_seat_random = all(int(s) == ID.random for s in strategies[:preset[R_PLAYERS]])
-    return preset_units(np.asarray(preset, np.int64).tobytes(), every_seat_random)
+    with _TWINS:               # one twin per vector, whichever thread asks first
+        return preset_units(np.asarray(preset, np.int64).tobytes(), every_seat_random)
 
 
 @functools.lru_cache(maxsize=None)
