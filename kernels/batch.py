@@ -32,8 +32,8 @@ A preset's rules compiled in (`preset_units`): for a rules vector the engine
 names (`engine.rules.COMPILED_IN`: the default preset), a run of random and
 greedy plays in a twin of `simple_units` that closes over the vector, which
 Numba then freezes as a constant array, so the same kernels read it: every
-branch on a rule folds, the loops over seats and deals unroll, a side and a
-primiera value are loads from constant tables. When every seat plays random
+branch on a rule folds, the loops over seats and deals have constant bounds,
+a side and a primiera value are loads from constant tables. When every seat plays random
 the twin draws with no strategy dispatch (`heuristics.choose_random`). Each
 twin is compiled (or loaded) only when a run needs it; other rules and
 strategies keep the general kernels.
