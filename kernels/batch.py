@@ -27,7 +27,19 @@ kernels take a scratch without the search strategies' arrays (`scratch`,
 loop (`play.play_out`) with the same strategy code, which the Python round
 loop (`scopa_sim.engine.seats`) calls to play a round up to a seat whose strategy
 decides in Python.
+
+A preset's rules compiled in (`preset_units`): for a rules vector the engine
+names (`engine.rules.COMPILED_IN`: the default preset), a run of random and
+greedy plays in a twin of `simple_units` that closes over the vector, which
+Numba then freezes as a constant array, so the same kernels read it: every
+branch on a rule folds, the loops over seats and deals have constant bounds,
+a side and a primiera value are loads from constant tables. When every seat plays random
+the twin draws with no strategy dispatch (`heuristics.choose_random`). Each
+twin is compiled (or loaded) only when a run needs it; other rules and
+strategies keep the general kernels.
 """
+import functools
+import hashlib
 import threading
 from pathlib import Path
 from typing import NamedTuple
@@ -36,15 +48,15 @@ import numpy as np
 
 from ._jit import from_python, outlined
 from . import users as U
-from .registry import BUILTINS, KINDS, USER, Lineup
-from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE
+from .registry import BUILTINS, ID, KINDS, USER, Lineup
+from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE, R_PLAYERS
 from .moves import W_SIZE
 from .net import fresh, no_net
 from .play import Kit, play_out
 from .position import POS_SIZE, Board
 from .round import play_units
 from .search import search_scratch
-from .strategies import choose, choose_fast, choose_simple
+from .strategies import choose, choose_fast, choose_random, choose_simple
 
 
 class Scratch(NamedTuple):
@@ -145,6 +157,7 @@ KERNELS = (simple_units, fast_units, search_units)
 CHOOSERS = (choose_simple, choose_fast, choose)          # the strategy code of each
 STEPS = (simple_step, fast_step, search_step)            # and its step kernel
 _COMPILING = threading.Lock()
+_TWINS = threading.Lock()
 
 
 def kind_for(strategies) -> str:
@@ -157,9 +170,41 @@ def kind_for(strategies) -> str:
     return KINDS[max(map(KINDS.index, kinds))]
 
 
-def kernel_for(strategies):
-    """The batch kernel for these strategy ids (`kind_for`)."""
-    return KERNELS[KINDS.index(kind_for(strategies))]
+def kernel_for(strategies, preset=None):
+    """The batch kernel for these strategy ids (`kind_for`); with `preset`
+    (a rules vector the engine compiles in), its twin of that kernel with
+    the vector as a constant (`preset_units`) when there is one (random and
+    greedy)."""
+    general = KERNELS[KINDS.index(kind_for(strategies))]
+    if preset is None or general is not simple_units:
+        return general
+    every_seat_random = all(int(s) == ID.random for s in strategies[:preset[R_PLAYERS]])
+    with _TWINS:               # one twin per vector, whichever thread asks first
+        return preset_units(np.asarray(preset, np.int64).tobytes(), every_seat_random)
+
+
+@functools.lru_cache(maxsize=None)
+def preset_units(vector: bytes, every_seat_random: bool):
+    """`simple_units` with the rules vector `vector` (its bytes) compiled in:
+    a kernel that closes over the vector (Numba freezes it as a constant
+    array, see the module docstring) and takes no rules; with
+    `every_seat_random`, its chooser is `heuristics.choose_random`. Numba
+    keys a closure's disk-cache entry on what it closes over, and each
+    vector's kernels are named by its hash, so each has cache files of its
+    own (`uncached` reads them)."""
+    rules = np.frombuffer(vector, np.int64).copy()
+    if every_seat_random:
+        def units(games, seed, first, count, lineup, sides, rounds, scratch):
+            return play_units(choose_random, games, seed, first, count, rules, lineup, sides,
+                              rounds, scratch)
+    else:
+        def units(games, seed, first, count, lineup, sides, rounds, scratch):
+            return play_units(choose_simple, games, seed, first, count, rules, lineup, sides,
+                              rounds, scratch)
+    name = (f"preset_{'random' if every_seat_random else 'simple'}_units_"
+            f"{hashlib.sha256(vector).hexdigest()[:16]}")
+    units.__name__ = units.__qualname__ = name
+    return outlined(units)
 
 
 def chooser_for(strategies):
@@ -172,11 +217,12 @@ def step_for(strategies):
     return STEPS[KERNELS.index(kernel_for(strategies))]
 
 
-def needs_compile(strategies) -> bool:
-    """Whether running these strategy ids (one per seat) compiles a kernel
+def needs_compile(strategies, preset=None) -> bool:
+    """Whether running these strategy ids (one per seat), under the rules
+    vector `preset` compiled in where given (`kernel_for`), compiles a kernel
     first, rather than loading it from the disk cache (seconds, not a
     fraction of one)."""
-    return uncached(kernel_for(strategies))
+    return uncached(kernel_for(strategies, preset))
 
 
 def uncached(kernel) -> bool:
@@ -202,12 +248,18 @@ def call(kernel, *args):
 
 
 def simulate_units(games, seed, first, count, rules, strategies, params, sides, rounds,
-                   scratch):
+                   scratch, preset=False):
     """Units first..first+count-1 of run `seed` (rounds, or with `games`
-    games) in the kernel for these strategies: see `round.play_units`."""
-    return int(call(kernel_for(strategies), bool(games), np.uint64(int(seed) % 2**64),
-                    np.int64(first), np.int64(count), rules, Lineup(strategies, params), sides,
-                    rounds, scratch))
+    games) in the kernel for these strategies: see `round.play_units`. With
+    `preset`, `rules` is a vector to compile in (`kernel_for`): the engine's
+    choice (`engine.rules.COMPILED_IN`), never a run's own rule set, which
+    would compile a kernel for each."""
+    k = kernel_for(strategies, rules if preset else None)
+    lineup = Lineup(strategies, params)
+    head = (bool(games), np.uint64(int(seed) % 2**64), np.int64(first), np.int64(count))
+    if k in KERNELS:
+        return int(call(k, *head, rules, lineup, sides, rounds, scratch))
+    return int(call(k, *head, lineup, sides, rounds, scratch))
 
 
 def simulate_rounds(seed, first, rules, strategies, params, sides, rounds, scratch):

@@ -11,7 +11,9 @@ from the unseen cards, that the next player holds a card that takes them;
 
 `choose_simple` (random and greedy) and `choose_fast` (every fast strategy
 and the user strategies) are the choosers (`play`) the simple and fast
-batch kernels and every rollout play with.
+batch kernels and every rollout play with; `choose_random`, random's draw
+with no dispatch on the id, is the chooser of a preset's batch kernel when
+every seat plays random (`batch.preset_units`).
 """
 import numpy as np
 
@@ -200,6 +202,13 @@ def choose_simple(strategy, p, seat, n, board, kit):
     """The move of random or greedy; -1 for any other id."""
     return pick_simple(strategy, p, seat, board.pos, kit.rules, n, board.cards, board.takes,
                        kit.rng)
+
+
+@spliced
+def choose_random(strategy, p, seat, n, board, kit):
+    """The move of random, for a lineup that is random at every seat: the
+    draw alone (no dispatch on the id, no -1)."""
+    return below(kit.rng, n)
 
 
 @spliced

@@ -17,13 +17,13 @@ heuristic, counter, reply, and the user strategies), both in `heuristics`,
 and `choose` (every strategy).
 """
 from ._jit import outlined, spliced
-from .heuristics import choose_fast, choose_simple
+from .heuristics import choose_fast, choose_random, choose_simple
 from .net import net
 from .registry import ID
 from .search import endgame, ismcts, pimc
 from .spimc import spimc
 
-__all__ = ["choose", "choose_fast", "choose_simple", "decide"]
+__all__ = ["choose", "choose_fast", "choose_random", "choose_simple", "decide"]
 
 
 @spliced

@@ -129,3 +129,22 @@ def test_the_play_out_loop_plays_rounds_as_the_round_kernel():
         info = np.zeros(L.N_ROUND, np.int64)
         kernels.round.end_round(scratch.pos, seats.packed, r % 2, out, info)
         assert (out[:2] == sides[r]).all()
+
+
+@pytest.mark.parametrize("pair", [("random", "random"), ("random", "greedy")])
+def test_the_default_presets_rules_compiled_in_give_the_general_kernels_rows(pair):
+    """Under the "scopa" preset's rules (whatever their name) random and
+    greedy play in a twin of simple_units with the rules vector compiled in
+    (batch.preset_units), which gives the general kernel's rows, rounds and
+    games; other rules, and other strategies, play in the general kernels."""
+    rules = scopa_sim.Rules(name="mine")
+    twin, general = Seats(rules, pair), Seats(rules, pair)
+    general.preset = False
+    assert twin.preset
+    assert kernels.batch.kernel_for(twin.ids, twin.packed) not in kernels.batch.KERNELS
+    for games in (False, True):
+        ours, theirs = twin.play_rows(games, 11, 0, 300), general.play_rows(games, 11, 0, 300)
+        assert all((a == b).all() for a, b in zip(ours[:2], theirs[:2]))
+    assert not Seats(scopa_sim.Rules.preset("scopa+re_bello"), pair).preset
+    counter = Seats(rules, ("counter", "random"))
+    assert kernels.batch.kernel_for(counter.ids, counter.packed) is kernels.batch.fast_units

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..kernels._jit import CACHE_DIR  # noqa: F401  (the folder a damaged cache file is in)
 from ..kernels.batch import needs_compile as kernel_needs_compile, uncached
 from ..kernels.selfplay import self_play
-from .rules import Rules
+from .rules import Rules, compiled_in, packed
 from .strategies import pack_strategies
 
 
@@ -14,7 +14,8 @@ def needs_compile(strategies, rules: Rules) -> bool:
     """Whether a run of these strategies (one per seat, or per side) under
     `rules` compiles its batch kernel first, not finding it in the disk
     cache (tens of seconds, not a fraction of one)."""
-    return kernel_needs_compile(pack_strategies(strategies, rules)[0])
+    return kernel_needs_compile(pack_strategies(strategies, rules)[0],
+                                packed(rules) if compiled_in(rules) else None)
 
 
 def training_needs_compile() -> bool:

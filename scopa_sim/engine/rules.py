@@ -327,3 +327,16 @@ def kernel_rules(rules: Rules) -> np.ndarray:
     """A writable copy of `packed(rules)` for the kernels: Numba types a
     read-only array apart, and would compile every kernel again for it."""
     return packed(rules).copy()
+
+
+# The presets whose rules vector the batch kernels of random and greedy
+# compile in as a constant (`kernels.batch.preset_units`): the default, which
+# most runs play. A preset more is a kernel more to compile for each run of it.
+COMPILED_IN = ("scopa",)
+
+
+def compiled_in(rules: Rules) -> bool:
+    """Whether `rules` pack to the rules vector of a preset of COMPILED_IN
+    (whatever their name)."""
+    vector = packed(rules)
+    return any(np.array_equal(vector, packed(PRESETS[name])) for name in COMPILED_IN)

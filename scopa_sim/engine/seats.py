@@ -26,7 +26,7 @@ from ..kernels.moves import legal_moves
 from ..kernels.play import FAULT, OVER, play_at
 from ..kernels.users import (F_MOVES, F_PLAY, F_ROUND, F_SEAT, F_STRATEGY, F_UNIT, F_VALUE,
                              context as users_context, no_user)
-from .rules import Rules, kernel_rules
+from .rules import Rules, compiled_in, kernel_rules
 from .strategies import Strategy, pack_strategies
 from .user import UserSpec, user_call
 
@@ -54,6 +54,7 @@ class Seats:
     def __init__(self, rules: Rules, strategies, entrants=None):
         self.rules, self.entrants = rules, entrants
         self.packed = kernel_rules(rules)
+        self.preset = compiled_in(rules)         # its vector compiled in (`batch.kernel_for`)
         self.ids, self.params, self.seats, self.users, self.nets = pack_strategies(strategies, rules)
         self.python = entrants is not None or any(not u.jitted for u in self.users)
         self.kind = batch.kind_for(self.ids[:rules.players])
@@ -108,7 +109,7 @@ class Seats:
             raise ValueError(f"a seed above 2**64-1 goes with isolation, not {seed}")
         try:
             rows = batch.simulate_units(games, seed, first, count, self.packed, self.ids,
-                                        self.params, sides, rounds, scratch)
+                                        self.params, sides, rounds, scratch, self.preset)
         except Exception as e:
             if not self.users:
                 raise
