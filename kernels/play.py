@@ -39,7 +39,9 @@ OVER = 0          # the round is over
 STOPPED = 1       # the deck is out and at most `stop` cards are in hands
 FAULT = 2         # a strategy chose a move that does not exist (recorded in kit.users)
 ASKED = 3         # the seat to play decides in Python (its lineup id is PYTHON)
-NEVER = -1        # a `stop` that never stops (None: the same, compiled without the check)
+CUT = 4           # `until` plays have been played in the round
+NEVER = -1        # a `stop` or `until` that never stops (None: the same, compiled without
+                  # the check)
 
 
 class Kit(NamedTuple):
@@ -73,10 +75,11 @@ def play_at(board, kit, i):
 
 
 @spliced
-def play_out(choose, lineup, board, kit, stop):
+def play_out(choose, lineup, board, kit, stop, until):
     """Play the board's position on with `choose` for the lineup's strategies
     until the round is over (OVER), or, with `stop` >= 0, until the deck is
-    out and at most `stop` cards are in hands (STOPPED), or until the seat
+    out and at most `stop` cards are in hands (STOPPED), or, with `until` >=
+    0, until the round's plays (pos[PLAYS]) number `until` (CUT), or until the seat
     to play is one whose strategy decides in Python (ASKED: its moves are
     not listed yet). A choice that is no legal move's index, or a bad choice
     recorded in kit.users (a user strategy's, in a rollout too), is recorded
@@ -85,6 +88,8 @@ def play_out(choose, lineup, board, kit, stop):
     while not is_over(pos):
         if stop is not None and stop >= 0 and dealt_out(pos, rules, stop):
             return STOPPED
+        if until is not None and 0 <= until <= np.int64(pos[PLAYS]):
+            return CUT
         seat = np.int64(pos[TURN])
         strategy = lineup.strategies[ix(seat)]
         if strategy == PYTHON:
