@@ -3,7 +3,8 @@ the strategies of a lineup.
 
 Every kernel that plays a round on calls `play_out`: the round kernel
 (`round.play_round`), advise's rollouts (`advise.rollouts`), the searches'
-rollouts (`search.rollout`, `spimc.playout`), the exact line of
+rollouts (`search.rollout`, which also stops at spimc's exact tail and at
+a `leaf=net` cut), the exact line of
 `advise.exact_values`; and the Python round loop steps it (`scopa_sim.engine.seats`:
 it hands back when a seat's strategy decides in Python). What differs is a
 chooser, passed as a jitted function (`strategies`), so each caller

@@ -28,7 +28,8 @@ record; their tables are laid out by declared fields::
     solver.bounds[d, B_*]    its BOUND_FIELDS: alpha, beta, value (float64)
 
 The outlined pieces (`minimax`, `solve`, `solve_sampled`, `rollout`) take
-the few records they use, not the whole kit: every array of a record passed
+the few records they use, not the whole kit (`rollout`: a rollout's kit,
+without the search scratch, `rollout_kit`): every array of a record passed
 to a compiled function of its own is a handful of machine arguments, which
 cost compile time at every call.
 """
