@@ -119,7 +119,7 @@ def rollouts(choose, seed, first, count, seat, n, root, ends, rec, kit):
             rng[0] = saved[0]                         # the same draws for every move
             play_move(roll.pos, roll.deck, rules, root.cards[j], root.takes[j])
             table, at = roll.pos[TABLE], roll.pos[PLAYS]
-            play_out(choose, rec.lineup, roll, kit, None)
+            play_out(choose, rec.lineup, roll, kit, None, None)
             if kit.users.fault[F_STRATEGY] >= 0:
                 return -1
             end_into(ends, r, j, roll, rules, table, at)
@@ -184,7 +184,7 @@ def exact_values(seat, n, root, line, values, ends, kit):
             lines.strategies[s] = 0
             lines.params[s, LINE_VALUE] = v
             lines.params[s, LINE_SIDE] = side
-        if play_out(keep_value, lines, line, kit, None) != OVER:
+        if play_out(keep_value, lines, line, kit, None, None) != OVER:
             return -1
         end_into(ends, 0, j, line, rules, table, at)
     return 0

@@ -138,19 +138,19 @@ def search_units(games, seed, first, count, rules, lineup, sides, rounds, scratc
 def simple_step(lineup, board, kit):
     """`play.play_out` to the end of the round or to a seat that decides in
     Python (the Python round loop, `scopa_sim.engine.seats`), random and greedy only."""
-    return play_out(choose_simple, lineup, board, kit, None)
+    return play_out(choose_simple, lineup, board, kit, None, None)
 
 
 @outlined
 def fast_step(lineup, board, kit):
     """`simple_step` with the fast strategies and the user ones."""
-    return play_out(choose_fast, lineup, board, kit, None)
+    return play_out(choose_fast, lineup, board, kit, None, None)
 
 
 @outlined
 def search_step(lineup, board, kit):
     """`simple_step` with every strategy."""
-    return play_out(choose, lineup, board, kit, None)
+    return play_out(choose, lineup, board, kit, None, None)
 
 
 KERNELS = (simple_units, fast_units, search_units)

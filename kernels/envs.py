@@ -261,7 +261,7 @@ def run_on(choose, envs, i, lineup, rules, scratch):
     of the round; the status (`play.OVER`, `ASKED`, `FAULT`)."""
     board = Board(envs.pos[i], envs.deck[i], scratch.cards, scratch.takes, envs.log[i])
     kit = Kit(rules, envs.rng[i], scratch.work, scratch.search, scratch.users, scratch.net)
-    return play_out(choose, lineup, board, kit, None)
+    return play_out(choose, lineup, board, kit, None, None)
 
 
 @spliced
@@ -302,7 +302,7 @@ def step(choose, envs, actions, seed, stride, lineup, rules, scratch):
         board = Board(envs.pos[i], envs.deck[i], scratch.cards, scratch.takes, envs.log[i])
         kit = Kit(rules, envs.rng[i], scratch.work, scratch.search, scratch.users, scratch.net)
         if act(envs, i, actions[i], board, kit):
-            status = play_out(choose, lineup, board, kit, None)
+            status = play_out(choose, lineup, board, kit, None, None)
             if status == FAULT:
                 return BAD_STRATEGY
             if status == OVER:

@@ -5,7 +5,8 @@ cards ascending, and for each card its captures in ascending mask order.
 Moves are written into caller-owned arrays (`cards`, `takes`) and counted,
 so nothing is allocated per move. The variant options read here
 (R_FEWEST_CARDS, R_ACE_TAKES_ALL, R_SCOPA_ON_LAST_PLAY) are specified in
-docs/VARIANTS.md.
+docs/VARIANTS.md. `best_total` picks a move by its total (the first of the
+highest), as the searches and the net do.
 """
 import numpy as np
 
@@ -215,3 +216,12 @@ def clears_for_scopa(table, take, card, last_play, rules):
         return False
     return True
 
+
+@kernel
+def best_total(totals, n):
+    """The index of the largest of totals[:n] (the first on a tie)."""
+    best_i = 0
+    for i in range(1, n):
+        if totals[i] > totals[best_i]:
+            best_i = i
+    return best_i

@@ -1,7 +1,10 @@
 """net: a learned player. A small network values the position each legal move
 leaves (its afterstate, from the mover's side), and the move of highest value
 is played (the first on a tie); no random number is drawn. When nothing is
-hidden any more it plays the exact endgame, as the searches do.
+hidden any more it plays the exact endgame, as the searches do (the
+strategy, `search.net`). The searches' rollouts can play it
+(`choose_rollout`) and take its value of the position where they cut a
+rollout short (`position_value`: its best move's value).
 
 The afterstate, seen by the mover only (no hidden card), is `A_SIZE` whole
 numbers (`after`, one per AFTER_FIELDS name)::
@@ -36,12 +39,11 @@ import numpy as np
 
 from ._jit import kernel, spliced
 from .bits import ONE, lowest, popcount
-from .heuristics import rank_sum
+from .heuristics import choose_fast, rank_sum
 from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAMS, RANK_CARDS, slots
-from .moves import clears_for_scopa
-from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, is_last_play, unseen
-from .registry import P_NET_ENDGAME, P_WEIGHTS
-from .search import best_total, solve_if_open
+from .moves import best_total, clears_for_scopa, legal_moves
+from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, TURN, is_last_play, unseen
+from .registry import ID, P_WEIGHTS
 
 AFTER_FIELDS = ("hand", "table", "mine", "theirs", "scopas_mine", "scopas_theirs",
                 "deck_left", "hand_size", "next_hand", "last", "next_partner", "table_sum",
@@ -238,12 +240,23 @@ def pick_net(model, seat, n, pos, rules, cards, takes, net):
     return best_total(net.values, n)
 
 
+@kernel
+def position_value(net, model, pos, rules, cards, takes, work):
+    """The value of the position to the seat to move, from its side: the
+    value of its best move by network `model` (its legal moves listed into
+    cards/takes, their values into net.values)."""
+    seat = np.int64(pos[TURN])
+    n = legal_moves(pos[HAND + seat], pos[TABLE], rules, cards, takes, work)
+    move_values(net, model, pos, rules, seat, n, cards, takes)
+    return np.float64(net.values[best_total(net.values, n)])
+
+
 @spliced
-def net(p, seat, n, board, kit):
-    """The net strategy (see the module docstring): the exact endgame once
-    nothing is hidden (with `endgame`), else the network's best move."""
-    exact = solve_if_open(p[P_NET_ENDGAME], seat, n, board, kit)
-    if exact >= 0:
-        return exact
-    return pick_net(np.int64(p[P_WEIGHTS]), seat, n, board.pos, kit.rules, board.cards,
-                    board.takes, kit.net)
+def choose_rollout(strategy, p, seat, n, board, kit):
+    """The move of a strategy a search's rollouts play (`registry.ROLLOUT`):
+    net, the network of its `weights` (no endgame: the search has its own),
+    or a fast or user strategy (`choose_fast`); -1 for any other id."""
+    if strategy == ID.net:
+        return pick_net(np.int64(p[P_WEIGHTS]), seat, n, board.pos, kit.rules, board.cards,
+                        board.takes, kit.net)
+    return choose_fast(strategy, p, seat, n, board, kit)

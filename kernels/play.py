@@ -3,7 +3,8 @@ the strategies of a lineup.
 
 Every kernel that plays a round on calls `play_out`: the round kernel
 (`round.play_round`), advise's rollouts (`advise.rollouts`), the searches'
-rollouts (`search.rollout`, `spimc.playout`), the exact line of
+rollouts (`search.rollout`, which also stops at spimc's exact tail and at
+a `leaf=net` cut), the exact line of
 `advise.exact_values`; and the Python round loop steps it (`scopa_sim.engine.seats`:
 it hands back when a seat's strategy decides in Python). What differs is a
 chooser, passed as a jitted function (`strategies`), so each caller
@@ -39,7 +40,9 @@ OVER = 0          # the round is over
 STOPPED = 1       # the deck is out and at most `stop` cards are in hands
 FAULT = 2         # a strategy chose a move that does not exist (recorded in kit.users)
 ASKED = 3         # the seat to play decides in Python (its lineup id is PYTHON)
-NEVER = -1        # a `stop` that never stops (None: the same, compiled without the check)
+CUT = 4           # `until` plays have been played in the round
+NEVER = -1        # a `stop` or `until` that never stops (None: the same, compiled without
+                  # the check)
 
 
 class Kit(NamedTuple):
@@ -73,10 +76,11 @@ def play_at(board, kit, i):
 
 
 @spliced
-def play_out(choose, lineup, board, kit, stop):
+def play_out(choose, lineup, board, kit, stop, until):
     """Play the board's position on with `choose` for the lineup's strategies
     until the round is over (OVER), or, with `stop` >= 0, until the deck is
-    out and at most `stop` cards are in hands (STOPPED), or until the seat
+    out and at most `stop` cards are in hands (STOPPED), or, with `until` >=
+    0, until the round's plays (pos[PLAYS]) number `until` (CUT), or until the seat
     to play is one whose strategy decides in Python (ASKED: its moves are
     not listed yet). A choice that is no legal move's index, or a bad choice
     recorded in kit.users (a user strategy's, in a rollout too), is recorded
@@ -85,6 +89,8 @@ def play_out(choose, lineup, board, kit, stop):
     while not is_over(pos):
         if stop is not None and stop >= 0 and dealt_out(pos, rules, stop):
             return STOPPED
+        if until is not None and 0 <= until <= np.int64(pos[PLAYS]):
+            return CUT
         seat = np.int64(pos[TURN])
         strategy = lineup.strategies[ix(seat)]
         if strategy == PYTHON:

@@ -35,26 +35,34 @@ from .layout import MAX_PLAYERS, N_PARAMS
 class Param(NamedTuple):
     """A strategy parameter: `kind` is "number" (any finite number), "count"
     (a whole number 1..high), "whole" (a whole number 0..high), "flag" (0 or
-    1), "strategy" (a fast strategy or a user one: its id), "non-negative" or
-    "fraction" (0..1), "weights" (a network's weights file: the index of its
-    network in the run's, see `net`)."""
+    1), "strategy" (a strategy a rollout can play, `ROLLOUT`, or a user one:
+    its id), "choice" (one of the names `choices`: its index), "non-negative"
+    or "fraction" (0..1), "weights" (a network's weights file: the index of
+    its network in the run's, see `net`). A "weights" parameter with `when`
+    is read only where one of those parameters names the net (a rollout or
+    a leaf): elsewhere the run holds no network for it."""
     name: str
     default: float
     kind: str = "number"
     high: float = 0.0
+    choices: tuple = ()
+    when: tuple = ()
 
 
 class Builtin(NamedTuple):
     """A built-in strategy. `kind` says which batch kernel can play it
     (simple < fast < search, see `batch.kernel_for`; user strategies play
     in the fast and search ones). `id` is set by `declare` (its position).
-    A "strategy" parameter's default names a strategy; `declare` makes it
-    that strategy's id."""
+    A "strategy" parameter's default names a strategy, a "choice" one's one
+    of its choices; `declare` makes it that strategy's id (that choice's
+    index). `rollout`: a search's rollouts can play it though it is no fast
+    strategy (net: the search kernel holds its network)."""
     name: str
     kind: str
     params: tuple
     help: str
     id: int = -1
+    rollout: bool = False
 
 
 class Lineup(NamedTuple):
@@ -83,8 +91,12 @@ COUNTED = WORTH + (Param("sweep", 2000.0), Param("seven", 1200.0),      # counte
 # search strategies: how far a deal of the unseen cards is believed less when
 # it gives a seat a card it trailed beside this deal (search.determinize_inferred)
 INFER = Param("infer", 0.5, "fraction")
+# pimc, ismcts, spimc: rollouts cut after `depth` plays and valued by the net (`leaf`);
+# the net of `weights` plays a `rollout=net` and values those leaves
+LEAF = (Param("leaf", "end", "choice", choices=("end", "net")), Param("depth", 4.0, "count", 40),
+        Param("weights", 0.0, "weights", when=("rollout", "leaf")))
 SPIMC_PARAMS = (Param("samples", 400.0, "count", 100_000), Param("rollout", "counter", "strategy"),
-                Param("endgame", 1.0, "flag"), INFER, Param("tail", 6.0, "whole", 40),
+                Param("endgame", 1.0, "flag"), INFER, *LEAF, Param("tail", 6.0, "whole", 40),
                 Param("reach", 18.0, "count", 40))
 RECORDS = (
     Builtin("random", "simple", (),
@@ -107,15 +119,17 @@ RECORDS = (
             "table, their worth times `pair`, times the chance it holds that rank"),
     Builtin("pimc", "search",
             (Param("samples", 24.0, "count", 100_000), Param("rollout", "counter", "strategy"),
-             Param("endgame", 1.0, "flag"), INFER),
+             Param("endgame", 1.0, "flag"), INFER, *LEAF),
             "determinized Monte Carlo: deal the unseen cards at random `samples` times "
             "(weighed by `infer`), play each move out with the `rollout` strategy, best mean "
-            "margin; exact endgame when nothing is hidden"),
+            "margin; exact endgame when nothing is hidden; with `leaf=net` each rollout stops "
+            "after `depth` plays and takes the net's value of the position"),
     Builtin("ismcts", "search",
             (Param("iterations", 600.0, "count", 30_000), Param("rollout", "counter", "strategy"),
-             Param("endgame", 1.0, "flag"), INFER, Param("exploration", 0.7, "non-negative")),
+             Param("endgame", 1.0, "flag"), INFER, *LEAF, Param("exploration", 0.7, "non-negative")),
             "single-observer information-set MCTS with `iterations` sampled deals, UCB "
-            "`exploration`, `rollout` strategy; exact endgame when nothing is hidden"),
+            "`exploration`, `rollout` strategy (`leaf` and `depth` as pimc's); exact endgame "
+            "when nothing is hidden"),
     Builtin("endgame", "search",
             (Param("max_cards", 10.0, "count", 16), Param("fallback", "reply", "strategy"),
              Param("deals", 8.0, "whole", 10_000), Param("deal_cards", 6.0, "count", 16)),
@@ -127,15 +141,16 @@ RECORDS = (
             "pimc's rollouts (`samples` per legal move) spent by sequential halving: rounds "
             "that each drop the worse half of the moves (all on the same sampled deals); each "
             "rollout solved exactly once the deck is out and at most `tail` cards are in hands "
-            "(0: never) in searches from at most `reach` cards in hands and deck; exact endgame "
-            "when nothing is hidden"),
+            "(0: never) in searches from at most `reach` cards in hands and deck (before a "
+            "`leaf=net` cut: `leaf` and `depth` as pimc's); exact endgame when nothing is hidden"),
     Builtin("net", "search",
             (Param("weights", 0.0, "weights"), Param("endgame", 1.0, "flag")),
             "a learned network's value of the position each move leaves, best first "
             "(`weights`: a file `scopa-sim train` wrote; the shipped network by default); "
-            "exact endgame when nothing is hidden"),
-    Builtin("netsearch", "search", SPIMC_PARAMS + (
-                Param("keep", 3.0, "count", 100), Param("weights", 0.0, "weights")),
+            "exact endgame when nothing is hidden; a search's rollouts can play it "
+            "(`rollout=net`, with the search's `weights`)", rollout=True),
+    Builtin("netsearch", "search",
+            tuple(p._replace(when=()) for p in SPIMC_PARAMS) + (Param("keep", 3.0, "count", 100),),
             "spimc over the `keep` moves the net values best (the network of `weights`), "
             "its rollouts spent on those alone"),
 )
@@ -164,8 +179,9 @@ def declare(records) -> Declared:
                          f"{', '.join(sorted({n for n in names if names.count(n) > 1}))}")
 
     def resolved(p):
-        named = isinstance(p.default, str)
-        return p._replace(default=float(names.index(p.default))) if named else p
+        if not isinstance(p.default, str):
+            return p
+        return p._replace(default=float((p.choices or names).index(p.default)))
 
     builtins = tuple(b._replace(id=i, params=tuple(resolved(p) for p in b.params))
                      for i, b in enumerate(records))
@@ -177,9 +193,10 @@ def declare(records) -> Declared:
                     defaults)
 
 
-# the ids (ID.random, ID.greedy, ...), FAST: what rollouts can play
+# the ids (ID.random, ID.greedy, ...), FAST: what the fast batch kernel can play
 BUILTINS, NAMES, ID, FAST, DEFAULTS = declare(RECORDS)
-
+# what a search's rollouts (a "strategy" parameter) can play: the fast strategies and net
+ROLLOUT = FAST + tuple(b.id for b in BUILTINS if b.rollout and b.id not in FAST)
 
 
 def slot(param, *strategies):
@@ -210,12 +227,17 @@ P_MATCH, P_PAIR = slot("match", "reply"), slot("pair", "reply")
 P_SAMPLES = slot("samples", "pimc", "spimc", "netsearch")
 P_ITERATIONS = slot("iterations", "ismcts")
 P_ROLLOUT = slot("rollout", "pimc", "ismcts", "spimc", "netsearch")
+# leaf=net: each rollout cut after `depth` plays, valued by the net of `weights` (which
+# a rollout=net plays, and netsearch prunes with)
+P_LEAF, P_DEPTH, P_SEARCH_WEIGHTS = (slot(p, "pimc", "ismcts", "spimc", "netsearch")
+                                     for p in ("leaf", "depth", "weights"))
+LEAF_NET = LEAF[0].choices.index("net")
 P_USE_ENDGAME = slot("endgame", "pimc", "ismcts", "spimc", "netsearch")
 P_INFER = slot("infer", "pimc", "ismcts", "spimc", "netsearch")
 P_EXPLORATION = slot("exploration", "ismcts")
 P_TAIL, P_REACH = slot("tail", "spimc", "netsearch"), slot("reach", "spimc", "netsearch")
 P_WEIGHTS, P_NET_ENDGAME = slot("weights", "net"), slot("endgame", "net")
-# netsearch (spimc reads them too: 0 in its rows, no pruning)
-P_KEEP, P_SEARCH_WEIGHTS = slot("keep", "netsearch"), slot("weights", "netsearch")
+# netsearch (spimc reads it too: 0 in its rows, no pruning)
+P_KEEP = slot("keep", "netsearch")
 P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = (
     slot(p, "endgame") for p in ("max_cards", "fallback", "deals", "deal_cards"))

@@ -46,7 +46,7 @@ def play_round(choose, dealer, rules, lineup, scratch, log, out, info):
     start_round(pos, scratch.deck, dealer, rules)
     board = Board(pos, scratch.deck, scratch.cards, scratch.takes, log)
     kit = Kit(rules, scratch.rng, scratch.work, scratch.search, scratch.users, scratch.net)
-    if play_out(choose, lineup, board, kit, None) != OVER:
+    if play_out(choose, lineup, board, kit, None, None) != OVER:
         fault = scratch.users.fault                 # the decision that failed
         fault[F_SEAT], fault[F_PLAY] = np.int64(pos[TURN]), np.int64(pos[PLAYS])
         return False

@@ -1,12 +1,15 @@
 """Search strategies: determinized Monte Carlo (pimc), single-observer ISMCTS
-(ismcts) and an exact endgame (endgame).
+(ismcts), an exact endgame (endgame), and the net strategy's top level (net:
+its network is `net`).
 
 They see what their seat sees (`position.unseen`): a determinization deals
 the unseen cards at random to the other hands (their sizes are public) and to
 the undealt deck, less often giving a seat a card it has trailed beside
-(`determinize_inferred`, weight `infer`); a rollout plays the round out
-(`play.play_out`) with a fast strategy (or a user's, see `users`) at every
-seat. When no card is hidden any more (the deck is out and only one other
+(`determinize_inferred`, weight `infer`); a rollout (`rollout`) plays the
+round out (`play.play_out`) with a fast strategy, the net (`net.choose_rollout`)
+or a user's (see `users`) at every seat, or, with `leaf=net`, plays `depth`
+plays and takes the net's value of the position (`net.position_value`).
+When no card is hidden any more (the deck is out and only one other
 seat holds cards), `endgame` solves the rest of the round exactly by minimax
 on the round point margin.
 
@@ -25,7 +28,8 @@ record; their tables are laid out by declared fields::
     solver.bounds[d, B_*]    its BOUND_FIELDS: alpha, beta, value (float64)
 
 The outlined pieces (`minimax`, `solve`, `solve_sampled`, `rollout`) take
-the few records they use, not the whole kit: every array of a record passed
+the few records they use, not the whole kit (`rollout`: a rollout's kit,
+without the search scratch, `rollout_kit`): every array of a record passed
 to a compiled function of its own is a handful of machine arguments, which
 cost compile time at every call.
 """
@@ -35,14 +39,16 @@ import numpy as np
 
 from ._jit import kernel, outlined, spliced
 from .bits import ONE, ZERO, lowest, popcount
-from .heuristics import choose_fast, pick_fast
+from .heuristics import pick_fast
 from .registry import (
-    DEFAULTS, P_DEAL_CARDS, P_DEALS, P_EXPLORATION, P_FALLBACK, P_ITERATIONS,
-    P_INFER, P_MAX_CARDS, P_ROLLOUT, P_SAMPLES, P_USE_ENDGAME, USER, Lineup, lineup)
+    DEFAULTS, ID, LEAF_NET, P_DEAL_CARDS, P_DEALS, P_DEPTH, P_EXPLORATION, P_FALLBACK,
+    P_ITERATIONS, P_INFER, P_LEAF, P_MAX_CARDS, P_NET_ENDGAME, P_ROLLOUT, P_SAMPLES,
+    P_SEARCH_WEIGHTS, P_USE_ENDGAME, P_WEIGHTS, USER, Lineup, lineup)
 from .layout import MAX_MOVES, MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, \
     R_TEAMS, S_POINTS
-from .moves import legal_moves
-from .play import Kit, play_out
+from .moves import best_total, legal_moves
+from .net import choose_rollout, pick_net, position_value
+from .play import CUT, NEVER, STOPPED, Kit, play_out
 from .position import (
     DECK, HAND, PILE, PLAYS, POS_SIZE, SCOPAS, TABLE, TURN, VOID, Board, board, dealt_out,
     finish_round, hand_cards, is_over, play_move, unseen)
@@ -193,14 +199,26 @@ def fill_seats(line, strategy, p):
 
 
 @kernel
-def roll_with(strategy, line, users):
-    """Every seat of lineup `line` (the search's rollout lineup) plays
-    `strategy`: a fast one at its defaults, a user one with its rollout row
-    (`users.params`)."""
+def roll_with(p, line, users):
+    """Every seat of lineup `line` (the search's rollout lineup) plays the
+    rollout strategy of search row `p`: a fast one at its defaults, net at
+    its defaults with the search's network (its `weights`), a user one with
+    its rollout row (`users.params`)."""
+    strategy = np.int64(p[P_ROLLOUT])
     if is_user(strategy):
         fill_seats(line, strategy, users.params[strategy - USER])
     else:
         fill_seats(line, strategy, DEFAULTS[strategy])
+        if strategy == ID.net:
+            for s in range(MAX_PLAYERS):
+                line.params[s, P_WEIGHTS] = p[P_SEARCH_WEIGHTS]
+
+
+@kernel
+def cut_after(p):
+    """The plays a rollout of search row `p` makes before the net values its
+    position (`leaf=net`: its `depth`), NEVER (to the end) without."""
+    return np.int64(p[P_DEPTH]) if p[P_LEAF] == LEAF_NET else NEVER
 
 
 @spliced
@@ -217,24 +235,43 @@ def policy(strategy, seat, n, board, kit):
 
 
 @outlined
-def rollout(board, rules, rng, work, line, out, users):
-    """Play the board's position out with lineup `line` (the rollout lineup,
-    `roll_with`: fast or user strategies); score it into `out`."""
-    play_out(choose_fast, line, board, Kit(rules, rng, work, None, users, None), None)
-    score_into(board.pos, rules, out)
+def rollout(tail, depth, model, side, board, line, solver, kit):
+    """`side`'s round margin at the end of a rollout: the board's position
+    played on with lineup `line` (the rollout lineup, `roll_with`) and
+    `kit` (a rollout's: without the search scratch), solved exactly once
+    the deck is out and at most `tail` cards are in hands (0: never), or
+    cut after `depth` plays (NEVER: never) and valued by network `model`
+    (`net.position_value`, negated when the seat to move is on another
+    side: exact with two sides). Played to the end, the scores are left in
+    solver.out; cut, `board.pos` is not over."""
+    pos, rules, out = board.pos, kit.rules, solver.out
+    stop = tail if tail > 0 else NEVER
+    until = np.int64(pos[PLAYS]) + depth if depth >= 0 else NEVER
+    while True:
+        status = play_out(choose_rollout, line, board, kit, stop, until)
+        if status == STOPPED:
+            copy_into(solver.stack[0], pos)
+            v = minimax(0, board.deck, side, -np.inf, np.inf, rules, kit.work, solver, board)
+            if v != NO_ROOM:
+                return v
+            stop = NEVER                            # no room: play it out instead
+        elif status == CUT:
+            v = position_value(kit.net, model, pos, rules, board.cards, board.takes, kit.work)
+            return v if rules[R_TEAMS + np.int64(pos[TURN])] == side else -v
+        else:
+            break
+    score_into(pos, rules, out)
+    return float(margin(out, side, rules[R_SIDES]))
+
+
+@kernel
+def rollout_kit(kit):
+    """The kit a search's rollouts play with: `kit` without the search
+    scratch (see `play.play_at`)."""
+    return Kit(kit.rules, kit.rng, kit.work, None, kit.users, kit.net)
 
 
 # ---- exact endgame ------------------------------------------------------
-@kernel
-def best_total(totals, n):
-    """The index of the largest of totals[:n] (the first on a tie)."""
-    best_i = 0
-    for i in range(1, n):
-        if totals[i] > totals[best_i]:
-            best_i = i
-    return best_i
-
-
 @kernel
 def hidden_holder(pos, seat, rules):
     """The other seat that must hold every card `seat` has not seen: the deck
@@ -417,7 +454,8 @@ def pimc(p, seat, n, board, kit):
         return exact
     search, rules = kit.search, kit.rules
     sample, roll, totals = search.sample, search.roll, search.totals
-    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
+    roll_with(p, search.lineup, kit.users)
+    depth, model, rolls = cut_after(p), np.int64(p[P_SEARCH_WEIGHTS]), rollout_kit(kit)
     side = rules[R_TEAMS + seat]
     for i in range(n):
         totals[i] = 0.0
@@ -428,8 +466,8 @@ def pimc(p, seat, n, board, kit):
             copy_into(roll.pos, sample.pos)
             copy_into(roll.deck, sample.deck)
             play_move(roll.pos, roll.deck, rules, board.cards[i], board.takes[i])
-            rollout(roll, rules, kit.rng, kit.work, search.lineup, search.solver.out, kit.users)
-            totals[i] += margin(search.solver.out, side, rules[R_SIDES])
+            totals[i] += rollout(0, depth, model, side, roll, search.lineup, search.solver,
+                                 rolls)
     return best_total(totals, n)
 
 
@@ -473,7 +511,9 @@ def ismcts(p, seat, n, board, kit):
     search, rules, rng = kit.search, kit.rules, kit.rng
     roll, tree_i, tree_f = search.roll, search.nodes, search.stats
     rpos, rdeck, rcards, rtakes = roll.pos, roll.deck, roll.cards, roll.takes
-    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
+    roll_with(p, search.lineup, kit.users)
+    depth, model, rolls = cut_after(p), np.int64(p[P_SEARCH_WEIGHTS]), rollout_kit(kit)
+    side = rules[R_TEAMS + seat]
     explore = p[P_EXPLORATION]
     n_sides = rules[R_SIDES]
     tree_i[0, T_CHILD] = -1
@@ -518,11 +558,14 @@ def ismcts(p, seat, n, board, kit):
             else:
                 node = child_for(tree_i, node, rcards[pick], rtakes[pick])
             play_move(rpos, rdeck, rules, rcards[pick], rtakes[pick])
-        rollout(roll, rules, rng, kit.work, search.lineup, search.solver.out, kit.users)
+        v = rollout(0, depth, model, side, roll, search.lineup, search.solver, rolls)
+        cut = depth >= 0 and not is_over(rpos)           # valued by the net: side's value only
         out = search.solver.out
         while node > 0:
+            s = tree_i[node, T_SIDE]
+            got = margin(out, s, n_sides) if not cut else v if s == side else -v
             tree_f[node, T_VISITS] += 1.0
-            tree_f[node, T_REWARD] += REWARD_SCALE * margin(out, tree_i[node, T_SIDE], n_sides)
+            tree_f[node, T_REWARD] += REWARD_SCALE * got
             node = tree_i[node, T_PARENT]
     best_i = 0
     best_visits = -1.0
@@ -532,3 +575,15 @@ def ismcts(p, seat, n, board, kit):
             best_visits = tree_f[c, T_VISITS]
             best_i = i
     return best_i
+
+
+# ---- the learned player ---------------------------------------------------
+@spliced
+def net(p, seat, n, board, kit):
+    """The net strategy (`net`'s module docstring): the exact endgame once
+    nothing is hidden (with `endgame`), else the network's best move."""
+    exact = solve_if_open(p[P_NET_ENDGAME], seat, n, board, kit)
+    if exact >= 0:
+        return exact
+    return pick_net(np.int64(p[P_WEIGHTS]), seat, n, board.pos, kit.rules, board.cards,
+                    board.takes, kit.net)

@@ -97,7 +97,7 @@ def self_play(seed, first, count, rules, recipe, out, scratch, roll):
         u = first + k
         deal_round(seed, u, 0, deck, rng)
         start_round(pos, deck, u % rules[R_PLAYERS], rules)
-        while play_out(choose, recipe.asked, play, kit, None) == ASKED:   # each decision
+        while play_out(choose, recipe.asked, play, kit, None, None) == ASKED:   # each decision
             seat = np.int64(pos[TURN])
             m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, play.cards, play.takes,
                             kit.work)
@@ -143,6 +143,6 @@ def targets(recipe, play, m, rules, kit, roll, target):
             copy_into(roll.board.deck, sample.deck)
             play_move(roll.board.pos, roll.board.deck, rules, play.cards[i], play.takes[i])
             stream(key, 0, roll.rng)
-            play_out(choose, recipe.rollout, roll.board, roll_kit, None)
+            play_out(choose, recipe.rollout, roll.board, roll_kit, None, None)
             score_into(roll.board.pos, rules, roll.out)
             target[i] += margin(roll.out, side, rules[R_SIDES]) / worlds

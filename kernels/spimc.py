@@ -10,14 +10,17 @@ deals; after each round the worse half (by summed margin, all survivors
 having been played on the same deals) is dropped. So the few good moves get
 most of the rollouts.
 
-A rollout plays with the `rollout` strategy until the deck is out and at most
-`tail` cards are left in hands; from there it is solved exactly inside the
-deal (`search.minimax` on the round margin). In two-player scopa the last
-deal is open to both players (every card is counted), so that is how it is
-really played; 0 turns it off. The exact tail costs about three rollouts,
-so it is used only in searches from at most `reach` cards (hands and
-undealt deck) from the end of the round. With `endgame`, the root is solved exactly
-once nothing is hidden (as pimc); deals are weighed by `infer` (as pimc).
+A rollout (`search.rollout`) plays with the `rollout` strategy until the
+deck is out and at most `tail` cards are left in hands; from there it is
+solved exactly inside the deal (`search.minimax` on the round margin). In
+two-player scopa the last deal is open to both players (every card is
+counted), so that is how it is really played; 0 turns it off. The exact
+tail costs about three rollouts, so it is used only in searches from at
+most `reach` cards (hands and undealt deck) from the end of the round. With
+`leaf=net` a rollout that has not reached the tail after `depth` plays
+stops there and takes the net's value of the position (as pimc's and
+ismcts's). With `endgame`, the root is solved exactly once nothing is
+hidden (as pimc); deals are weighed by `infer` (as pimc).
 
 netsearch is spimc over the `keep` root moves the net values best
 (`net.move_values`), its budget `samples` times `keep`; spimc's rows hold 0
@@ -29,34 +32,12 @@ surviving root moves.
 import numpy as np
 
 from ._jit import kernel, spliced
-from .heuristics import choose_fast
 from .net import move_values
-from .registry import (
-    P_INFER, P_KEEP, P_REACH, P_ROLLOUT, P_SAMPLES, P_SEARCH_WEIGHTS, P_TAIL, P_USE_ENDGAME)
-from .layout import N_CARDS, R_SIDES, R_TEAMS
-from .play import NEVER, STOPPED, Kit, play_out
+from .registry import P_INFER, P_KEEP, P_REACH, P_SAMPLES, P_SEARCH_WEIGHTS, P_TAIL, P_USE_ENDGAME
+from .layout import N_CARDS, R_TEAMS
 from .position import DECK, hand_cards, play_move
 from .search import (
-    NO_ROOM, copy_into, determinize_inferred, margin, minimax, roll_with, score_into,
-    solve_if_open)
-
-
-@kernel
-def playout(tail, side, board, rules, rng, work, line, users, solver):
-    """Play the position out with lineup `line` (the rollout lineup), solving
-    it exactly once the deck is out and at most `tail` cards are in hands (0:
-    never); `side`'s round margin."""
-    pos, out = board.pos, solver.out
-    stop = tail if tail > 0 else NEVER
-    while play_out(choose_fast, line, board, Kit(rules, rng, work, None, users, None),
-                   stop) == STOPPED:
-        copy_into(solver.stack[0], pos)
-        v = minimax(0, board.deck, side, -np.inf, np.inf, rules, work, solver, board)
-        if v != NO_ROOM:
-            return v
-        stop = NEVER                                # no room: play it out instead
-    score_into(pos, rules, out)
-    return float(margin(out, side, rules[R_SIDES]))
+    copy_into, cut_after, determinize_inferred, roll_with, rollout, rollout_kit, solve_if_open)
 
 
 @kernel
@@ -92,7 +73,8 @@ def spimc(p, seat, n, board, kit):
         return exact
     search, rules = kit.search, kit.rules
     sample, roll, totals, alive_at = search.sample, search.roll, search.totals, search.alive
-    roll_with(np.int64(p[P_ROLLOUT]), search.lineup, kit.users)
+    roll_with(p, search.lineup, kit.users)
+    depth, model, rolls = cut_after(p), np.int64(p[P_SEARCH_WEIGHTS]), rollout_kit(kit)
     pos = board.pos
     tail = np.int64(p[P_TAIL])
     if hand_cards(pos, rules) + N_CARDS - np.int64(pos[DECK]) > p[P_REACH]:
@@ -104,8 +86,7 @@ def spimc(p, seat, n, board, kit):
     alive = n
     keep = np.int64(p[P_KEEP])
     if 0 < keep < n:                                # netsearch: the net's best `keep` only
-        move_values(kit.net, np.int64(p[P_SEARCH_WEIGHTS]), pos, rules, seat, n, board.cards,
-                    board.takes)
+        move_values(kit.net, model, pos, rules, seat, n, board.cards, board.takes)
         alive = best_of(kit.net.values, n, keep, alive_at)
     budget = np.int64(p[P_SAMPLES]) * alive
     rounds = 0
@@ -121,8 +102,8 @@ def spimc(p, seat, n, board, kit):
                 copy_into(roll.pos, sample.pos)
                 copy_into(roll.deck, sample.deck)
                 play_move(roll.pos, roll.deck, rules, board.cards[i], board.takes[i])
-                totals[i] += playout(tail, side, roll, rules, kit.rng, kit.work, search.lineup,
-                                     kit.users, search.solver)
+                totals[i] += rollout(tail, depth, model, side, roll, search.lineup,
+                                     search.solver, rolls)
         # order the survivors by total, best first (ties: lower index first)
         for k in range(1, alive):
             i = alive_at[k]

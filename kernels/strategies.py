@@ -18,9 +18,8 @@ and `choose` (every strategy).
 """
 from ._jit import outlined, spliced
 from .heuristics import choose_fast, choose_random, choose_simple
-from .net import net
 from .registry import ID
-from .search import endgame, ismcts, pimc
+from .search import endgame, ismcts, net, pimc
 from .spimc import spimc
 
 __all__ = ["choose", "choose_fast", "choose_random", "choose_simple", "decide"]

@@ -43,6 +43,8 @@ def written(param: registry.Param) -> str:
     """A default as the docs write it: a strategy by name, a number plainly."""
     if param.kind == "strategy":
         return registry.NAMES[int(param.default)]
+    if param.kind == "choice":
+        return param.choices[int(param.default)]
     return f"{param.default:g}"
 
 

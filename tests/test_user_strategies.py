@@ -304,7 +304,7 @@ def test_every_builtin_id_dispatches_to_its_own_function_and_unknown_ids_to_none
         registry.ID.ismcts: lambda p, s, n: S.ismcts(p, s, n, board, kit),
         registry.ID.endgame: lambda p, s, n: S.endgame(p, s, n, board, kit),
         registry.ID.spimc: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
-        registry.ID.net: lambda p, s, n: kernels.net.net(p, s, n, board, kit),
+        registry.ID.net: lambda p, s, n: S.net(p, s, n, board, kit),
         registry.ID.netsearch: lambda p, s, n: kernels.spimc.spimc(p, s, n, board, kit),
     }
     assert set(own) == {b.id for b in registry.BUILTINS}
@@ -348,9 +348,9 @@ def test_every_parameter_slot_is_its_name_in_the_strategies_that_declare_it():
     (P_USE_ENDGAME: "endgame") in every strategy that declares the name; a
     name a strategy does not declare fails at import (`registry.slot`)."""
     slots = {n: getattr(registry, n) for n in dir(registry) if n.startswith("P_")}
-    assert len(slots) == 27
+    assert len(slots) == 29
     own = {"P_WEIGHTS": ("weights", ["net"]), "P_NET_ENDGAME": ("endgame", ["net"]),
-           "P_SEARCH_WEIGHTS": ("weights", ["netsearch"]),
+           "P_SEARCH_WEIGHTS": ("weights", ["pimc", "ismcts", "spimc", "netsearch"]),
            "P_USE_ENDGAME": ("endgame", ["pimc", "ismcts", "spimc", "netsearch"])}
     for name, index in slots.items():
         param, readers = own.get(name, (name[2:].lower(), None))

@@ -39,7 +39,10 @@ class StrategySpec:
 
 REGISTRY = {b.name: StrategySpec(b.name, b.id, b.kind, b.help, b.params) for b in registry.BUILTINS}
 ONLY_AT_A_SEAT = "under --isolate a user strategy plays only at a seat, not as a parameter"
-FAST_NAMES = tuple(b.name for b in registry.BUILTINS if b.kind != "search")   # "strategy" values
+FAST_NAMES = tuple(registry.NAMES[i] for i in registry.FAST)
+# what a "strategy" parameter (a search's rollout) names: a fast strategy, or net where the
+# strategy has a `weights` parameter (the network its rollouts play)
+ROLLOUT_NAMES = tuple(registry.NAMES[i] for i in registry.ROLLOUT)
 
 
 @dataclass(frozen=True)
@@ -70,10 +73,14 @@ class Strategy:
 
     def nets(self) -> list:
         """The networks this one plays (`nets.Weights`): the shipped one
-        where `weights` is left at its default."""
+        where `weights` is left at its default; none for a `weights` read
+        only `when` a rollout or a leaf is net, where none is."""
         from . import nets        # the kernels' net module (Numba) only where a net plays
+        named = {k for p, (k, v) in zip(self.spec.declared, self.values)
+                 if p.kind in ("strategy", "choice") and not isinstance(v, UserSpec)
+                 and param_text(p, v) == "net"}
         return [nets.resolve(v) for p, (_, v) in zip(self.spec.declared, self.values)
-                if p.kind == "weights"]
+                if p.kind == "weights" and (not p.when or named & set(p.when))]
 
     def vector(self, slots: dict | None = None) -> np.ndarray:
         """The kernel's parameter row; a user rollout is given its id from
@@ -84,7 +91,8 @@ class Strategy:
             if isinstance(x, UserSpec):
                 v[i] = registry.USER + slots[x]
             elif p.kind == "weights":
-                v[i] = slots[self.nets()[0]] if slots else 0
+                played = self.nets()
+                v[i] = slots[played[0]] if slots and played else 0
             else:
                 v[i] = x
         return v
@@ -104,6 +112,8 @@ def param_text(p: Param, v) -> str:
         return getattr(v, "text", "") or "shipped"
     if p.kind == "strategy":
         return registry.NAMES[int(v)]
+    if p.kind == "choice":
+        return p.choices[int(v)]
     short = format(v, "g")
     return short if float(short) == v else repr(v)
 
@@ -166,10 +176,15 @@ def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec],
             if loader is not None:
                 raise ValueError(ONLY_AT_A_SEAT)
             return _user(text, known)
-        if text not in FAST_NAMES:
-            raise ValueError(f"parameter {p.name} of {strategy} names a fast strategy "
-                             f"({', '.join(FAST_NAMES)}) or a jitted user strategy PATH.py:NAME")
+        if text not in _rollouts(strategy):
+            raise ValueError(f"parameter {p.name} of {strategy} names {_rollout_text(strategy)} "
+                             f"or a jitted user strategy PATH.py:NAME")
         return float(registry.NAMES.index(text))
+    if p.kind == "choice":
+        if text not in p.choices:
+            raise ValueError(f"parameter {p.name} of {strategy} is {' or '.join(p.choices)}, "
+                             f"not {text!r}")
+        return float(p.choices.index(text))
     if p.kind == "weights":
         from . import nets        # see Strategy.nets
         return 0.0 if text in ("", "shipped") else nets.load(text)
@@ -191,8 +206,12 @@ def _check_value(strategy: str, p: Param, value) -> None:
                 raise ValueError(f"{where}: a rollout plays in the kernel, so {value.text} "
                                  f"must be a jitted (@numba.njit) strategy")
             return
-        if value not in [registry.NAMES.index(name) for name in FAST_NAMES]:
-            raise ValueError(f"{where} names a fast strategy: {', '.join(FAST_NAMES)}")
+        if value not in [registry.NAMES.index(name) for name in _rollouts(strategy)]:
+            raise ValueError(f"{where} names {_rollout_text(strategy)}")
+        return
+    if p.kind == "choice":
+        if value not in range(len(p.choices)):
+            raise ValueError(f"{where} is {' or '.join(p.choices)}, not {value!r}")
         return
     if p.kind == "weights":
         from . import nets        # see Strategy.nets
@@ -215,6 +234,20 @@ def _check_value(strategy: str, p: Param, value) -> None:
         raise ValueError(f"{where} must be 0 or more, not {param_text(p, value)}")
     elif p.kind == "fraction" and not 0 <= value <= 1:
         raise ValueError(f"{where} must be 0..1, not {param_text(p, value)}")
+
+
+def _rollouts(strategy: str) -> tuple[str, ...]:
+    """The built-ins a "strategy" parameter of `strategy` (a name) may
+    name: the fast ones, and net if `strategy` has a `weights` parameter."""
+    spec = REGISTRY.get(strategy)
+    weights = spec is not None and any(p.kind == "weights" for p in spec.declared)
+    return tuple(n for n in ROLLOUT_NAMES if n in FAST_NAMES or weights)
+
+
+def _rollout_text(strategy: str) -> str:
+    fast = ", ".join(FAST_NAMES)
+    more = [n for n in _rollouts(strategy) if n not in FAST_NAMES]
+    return f"a fast strategy ({fast})" + "".join(f", {n}" for n in more)
 
 
 def split_strategies(text: str) -> list[str]:
