@@ -13,9 +13,11 @@ Prints, each in a fresh process:
 - warm start: the same random,greedy run with the cache filled;
 
 then, on one core, the rounds/s of random against random and greedy against
-greedy: the kernel (batches of 100,000 rounds into arrays, as the runner
-plays them), `scopa_sim.simulate` with one worker (the kernel and the
-DataFrame) and, for random, the C twin (`benchmarks/c_twin.c`: the same
+greedy: the kernel (batches of 100,000 rounds into arrays made once, as the
+C twin times its own), `run_batch` (the same batches as the runner plays
+them: the seats packed and new arrays for each batch, whose first touch
+costs the system page faults), `scopa_sim.simulate` with one worker (the
+kernel and the DataFrame) and, for random, the C twin (`benchmarks/c_twin.c`: the same
 round, rules, random streams and decisions in the fastest C we could write,
 built here with the system's `gcc -O3 -march=native`, as Numba targets this
 CPU, and first checked to give the kernel's rows for three seeds); a pass
@@ -23,7 +25,7 @@ of each in turn, `--passes P` times (at least 9), the medians per second of
 CPU time (the process's) with wall time beside, and the median over the
 passes of each pass's ratios against the goals: `simulate()` at least level
 with the C twin and the kernel at least 1.05 times it (random); `simulate()`
-at most 5% slower than the kernel (greedy). The load average is printed
+at most 5% slower than `run_batch` (greedy). The load average is printed
 beside the figures. Fresh-process
 figures show wall time and the process's CPU time. On a shared machine the
 wall-time figures grow when other processes run, the CPU-time ones much
@@ -173,12 +175,14 @@ def show(pair, passes: dict, goals):
 
 
 def throughput(rounds: int, passes: int):
-    """On one core: the kernel (batches of 100,000 rounds into arrays, as the
-    runner plays them), `simulate()` (one worker: the kernel and the
-    DataFrame) and, for random, the C twin, a pass of each in turn, `passes`
-    times: the medians of rounds/s of CPU time (wall time beside), and the
-    ratios pass by pass (`show`)."""
+    """On one core: the kernel (batches of 100,000 rounds into arrays made
+    once, as the C twin times itself), `run_batch` (the same batches as the
+    runner plays them, new arrays each), `simulate()` (one worker: the
+    kernel and the DataFrame) and, for random, the C twin, a pass of each in
+    turn, `passes` times: the medians of rounds/s of CPU time (wall time
+    beside), and the ratios pass by pass (`show`)."""
     import scopa_sim
+    from scopa_sim.engine.seats import Seats, row_arrays
     from scopa_sim.runs.plan import RunSpec
     from scopa_sim.runs.runner import run_batch
     cpu, on_cpu = one_core()
@@ -192,8 +196,16 @@ def throughput(rounds: int, passes: int):
         for pair in (("random", "random"), ("greedy", "greedy")):
             spec = RunSpec.make(rounds=rounds, strategies=pair, seed=1, batch_size=100_000)
             run_batch(spec, 0)                                      # compiled, or loaded
+            seats = Seats(spec.rules, spec.strategies)
+            arrays = (*row_arrays(spec.rules.n_sides, spec.batch_size + 1), seats.scratch())
 
             def kernel():
+                for b in range(spec.n_batches):
+                    first, count = spec.batch_range(b)
+                    if seats.play(False, spec.seed, first, count, *arrays) != count:
+                        raise RuntimeError(f"batch {b} did not play its {count:,} rounds")
+
+            def runner():
                 for b in range(spec.n_batches):
                     run_batch(spec, b)
 
@@ -201,8 +213,8 @@ def throughput(rounds: int, passes: int):
                 scopa_sim.simulate(rounds=rounds, strategies=pair, seed=1, workers=1,
                                    batch_size=100_000)
 
-            runs = {"kernel": kernel, "simulate()": api}
-            goals = [("simulate()", "kernel", 0.95)]
+            runs = {"kernel": kernel, "run_batch": runner, "simulate()": api}
+            goals = [("simulate()", "run_batch", 0.95)]
             if binary and pair[0] == "random":
                 runs["C twin"] = ([binary, "time", "1", str(rounds)], on_cpu)
                 goals = [("simulate()", "C twin", 1.0), ("kernel", "C twin", 1.05)]
