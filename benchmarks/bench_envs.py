@@ -4,6 +4,7 @@
 
 - AEC env, random agents (one core): PettingZoo's loop (`agent_iter`,
   `last`, a uniformly random legal action, `step`), steps/s; goal 250,000;
+  and the same loop over an env that does nothing (`Idle`), for scale;
 - vector env, self-play, `--n` rounds on 2 threads (and on 1): steps/s of
   `step(sample(k))` (both in compiled code), and of the step alone; goal
   10,000,000 on 2 cores;
@@ -19,6 +20,7 @@ import random
 import time
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from scopa_sim.envs import aec_env, gym_env, vector_env
 
@@ -32,8 +34,38 @@ def timed(run, seconds):
     return units / (time.perf_counter() - start)
 
 
-def aec(seconds):
-    env, pick = aec_env(), random.Random(0)
+class Idle(AECEnv):
+    """An AEC env that does nothing: two agents, 36 steps a round, fixed
+    arrays: PettingZoo's loop and the random agent alone."""
+    metadata = {"name": "idle"}
+
+    def __init__(self):
+        super().__init__()
+        self.possible_agents = ["player_0", "player_1"]
+        self.obs, self.mask = np.zeros(293, np.int8), np.ones(80, np.int8)
+
+    def observe(self, agent):
+        return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
+
+    def reset(self, seed=None, options=None):
+        self.agents = self.possible_agents[:]
+        for field, value in (("rewards", 0.0), ("_cumulative_rewards", 0.0),
+                             ("terminations", False), ("truncations", False)):
+            setattr(self, field, {a: value for a in self.agents})
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection, self.plays = self.agents[0], 0
+
+    def step(self, action):
+        if self.terminations[self.agent_selection]:
+            return self._was_dead_step(action)
+        self.plays += 1
+        if self.plays == 36:
+            self.terminations = {a: True for a in self.agents}
+        self.agent_selection = self.agents[self.plays % 2]
+
+
+def aec(seconds, env=None):
+    env, pick = env or aec_env(), random.Random(0)
     env.reset(seed=1)
 
     def episode(_):
@@ -108,6 +140,7 @@ def main():
     print(f"load average {os.getloadavg()[0]:.2f} (2 cores)")
     print(f"AEC env, random agents, 1 core       {aec(args.seconds):>14,.0f} steps/s  "
           f"(goal 250,000)")
+    print(f"  the same loop, an env that does nothing {aec(args.seconds, Idle()):>8,.0f} steps/s")
     for threads in (1, 2):
         both, alone = vector(args.n, threads, args.seconds)
         print(f"vector env, n={args.n}, {threads} thread(s)  {both:>14,.0f} steps/s with "

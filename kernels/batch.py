@@ -193,6 +193,9 @@ def preset_units(vector: bytes, every_seat_random: bool):
     vector's kernels are named by its hash, so each has cache files of its
     own (`uncached` reads them)."""
     rules = np.frombuffer(vector, np.int64).copy()
+    # Two bodies, not one closing over the chooser too: Numba keys a closure's
+    # disk-cache entry on what it closes over, pickled, and a dispatcher
+    # pickles with an id of its process (no second process would load it).
     if every_seat_random:
         def units(games, seed, first, count, lineup, sides, rounds, scratch):
             return play_units(choose_random, games, seed, first, count, rules, lineup, sides,
@@ -245,6 +248,16 @@ def call(kernel, *args):
         return kernel(*args)
     with _COMPILING:          # one thread compiles (or loads); the others wait
         return kernel(*args)
+
+
+def entry(kernel, args):
+    """The compiled entry of a kernel for the types of `args`, compiled (or
+    loaded) first if needed, one thread at a time: called with such
+    arguments it skips Numba's dispatch (10 us with records of arrays)."""
+    dispatcher = from_python(kernel)
+    types = tuple(dispatcher.typeof_pyval(a) for a in args)
+    with _COMPILING:
+        return dispatcher.compile(types)
 
 
 def simulate_units(games, seed, first, count, rules, strategies, params, sides, rounds,

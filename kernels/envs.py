@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._jit import outlined, spliced
+from ._jit import kernel, outlined, spliced
 from .bits import ONE, ZERO, ix, popcount, store8
 from .layout import MAX_PLAYERS, N_CARDS, N_ROUND, N_SIDE, R_PLAYERS, R_SIDES, R_TEAMS, S_POINTS
 from .moves import captures_of
@@ -286,16 +286,26 @@ def reset(choose, envs, seed, lineup, rules, scratch):
     return 0
 
 
+@kernel
+def first_illegal(mask, actions):
+    """The first row i whose action is not one its mask allows (mask[i] of
+    0..79), or -1."""
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= N_ACTIONS or mask[i, a] == 0:
+            return i
+    return -1
+
+
 @spliced
 def step(choose, envs, actions, seed, stride, lineup, rules, scratch):
     """Every row's action (checked against its mask first: -(i + 1) for the
     first illegal one, nothing changed); a finished round is scored, and with
     `stride` > 0 round unit + stride is dealt in its place. 0, or BAD_STRATEGY."""
     n = envs.pos.shape[0]
-    for i in range(n):
-        a = actions[i]
-        if a < 0 or a >= N_ACTIONS or envs.mask[i, a] == 0:
-            return -(i + 1)
+    bad = first_illegal(envs.mask, actions)
+    if bad >= 0:
+        return -(bad + 1)
     for i in range(n):
         envs.done[i] = False
         envs.rewards[i, :] = 0
@@ -366,24 +376,52 @@ RESETS = {"simple": simple_reset, "fast": fast_reset, "search": search_reset}
 STEPS = {"simple": simple_step, "fast": fast_step, "search": search_step}
 
 
+# mask bytes (0 or 1) as bits: a word of 8 times GATHER has byte k's bit at bit 56 + k
+GATHER = np.uint64(0x0102040810204080)
+WIDTHS = (32, 16, 8, 4, 2, 1)
+
+
+@kernel
+def mask_bits(row):
+    """A mask row's 80 bytes (0 or 1; as 10 uint64 words) as the bits of
+    two words: actions 0..63, and 64..79."""
+    low = ZERO
+    for w in range(8):
+        low |= ((row[w] * GATHER) >> np.uint64(56)) << np.uint64(8 * w)
+    high = ((row[8] * GATHER) >> np.uint64(56)) | (((row[9] * GATHER) >> np.uint64(56))
+                                                   << np.uint64(8))
+    return low, high
+
+
+@kernel
+def nth_set(x, k):
+    """The index of set bit k (from 0, lowest first) of x, which has more
+    than k: halves counted and skipped without a branch."""
+    at = np.int64(0)
+    for width in WIDTHS:
+        c = popcount(x & ((ONE << np.uint64(width)) - ONE))
+        skip = k >= c
+        k -= c if skip else 0
+        x >>= np.uint64(width if skip else 0)
+        at += width if skip else 0
+    return at
+
+
 @outlined
 def random_actions(mask, seed, first, state, out):
-    """out[i]: a legal action of row i drawn uniformly from its mask by the
-    plain stream (seed, first + i) (`rng.stream`, in `state`: uint64[1]);
-    -1 where none is legal."""
+    """out[i]: a legal action of row i drawn uniformly from its mask (C
+    order, 0 or 1 a byte) by the plain stream (seed, first + i)
+    (`rng.stream`, in `state`: uint64[1]); -1 where none is legal. The
+    mask is read a word of 8 actions at a time, and the action found
+    without a loop over them (a loop was 2.6 times slower)."""
+    words = mask.view(np.uint64)
     for i in range(mask.shape[0]):
-        row = mask[i]
-        count = 0
-        for a in range(row.shape[0]):
-            count += row[a]
+        low, high = mask_bits(words[i])
+        in_low = popcount(low)
+        count = in_low + popcount(high)
         if count == 0:
             out[i] = -1
             continue
         stream(seed, first + i, state)
         k = below(state, count)
-        for a in range(row.shape[0]):
-            if row[a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
+        out[i] = nth_set(low, k) if k < in_low else 64 + nth_set(high, k - in_low)

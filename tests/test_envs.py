@@ -286,6 +286,20 @@ def test_random_actions_are_legal_and_the_same_on_one_thread_or_two():
     assert one.rounds.state.mask[np.arange(700), a].all()
 
 
+def test_random_actions_draw_as_the_reference_stream_does():
+    """Row i's action is the k-th legal one (k drawn by the plain stream
+    (seed, i)), for masks of any actions, 64..79 too; -1 where none is legal."""
+    from reference.engine import stream
+    rng = np.random.default_rng(4)
+    masks = (rng.random((600, N_ACTIONS)) < rng.random((600, 1)) / 4).astype(np.int8)
+    masks[::9] = 0
+    masks[1::9, 70] = 1
+    drawn = vector_env(600, threads=2).sample(77, masks)
+    for i, row in enumerate(masks):
+        legal = np.flatnonzero(row)
+        assert drawn[i] == (legal[stream(77, i).below(len(legal))] if len(legal) else -1)
+
+
 def test_reinforce_beats_random_after_a_short_training():
     """docs/ENVS.md's example, short: 30 batches (about 10 s)."""
     from scopa_sim.envs.reinforce import evaluate, train

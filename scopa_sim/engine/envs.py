@@ -15,7 +15,6 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..kernels import batch, envs as K, position as P
-from ..kernels._jit import from_python
 from ..kernels.layout import N_CARDS, ROUND_FIELDS, SIDE_FIELDS
 from ..kernels.moves import legal_moves as kernel_legal_moves
 from ..kernels.play import Kit
@@ -78,8 +77,8 @@ class Rounds:
         self._one = np.zeros(1, np.int64)             # the action of a one-row step
         self._asked = {}                              # row -> the move `strategy_action` plays
         self._rng = [np.zeros(1, np.uint64) for _ in range(self.threads)]   # `random_actions`
-        self._entries = {}                            # kernel -> its compiled entry (`_call`)
-        self._step = None                             # the step kernel's, once found
+        self._entries = {}                            # kernel -> its compiled entry (`_entry`)
+        self._views = None                            # each part's rows (`_run`), once made
         cuts = [self.n * j // self.threads for j in range(self.threads + 1)]
         self._parts = list(zip(cuts, cuts[1:]))
 
@@ -110,14 +109,9 @@ class Rounds:
             if not (0 <= actions < N_ACTIONS and self.state.mask[0, actions]):
                 raise ValueError(self._illegal(0, int(actions)))
             a[0] = actions
-            entry = self._entries.get(K.STEPS[self.kind]) if self._step is None else self._step
-            if entry is None:
-                code = self._call(K.STEPS[self.kind], self.state, a, self.seed, self.stride,
-                                  self.lineup, self.packed, self._scratch[0])
-                self._step = self._entries[K.STEPS[self.kind]]
-            else:
-                code = entry(self.state, a, self.seed, self.stride, self.lineup, self.packed,
-                             self._scratch[0])
+            args = (self.state, a, self.seed, self.stride, self.lineup, self.packed,
+                    self._scratch[0])
+            code = self._entry(K.STEPS[self.kind], args)(*args)
             if code:
                 self._check(0, code)
             return
@@ -129,12 +123,10 @@ class Rounds:
             if a.dtype.kind not in "iu":
                 raise ValueError(f"actions must be whole numbers (an integer array), "
                                  f"not {a.dtype}")
-            a = a.astype(np.int64).reshape(self.n)
-            bad = (a < 0) | (a >= N_ACTIONS)
-            if not bad.any():
-                bad = self.state.mask[np.arange(self.n), a] == 0
-            if bad.any():
-                raise ValueError(self._illegal(int(np.argmax(bad)), int(a[np.argmax(bad)])))
+            a = np.ascontiguousarray(a, np.int64).reshape(self.n)
+            bad = self._call(K.first_illegal, self.state.mask, a)   # all rows, before any steps
+            if bad >= 0:
+                raise ValueError(self._illegal(bad, int(a[bad])))
         self._run(K.STEPS[self.kind], lambda s, lo, hi: (s, a[lo:hi], self.seed, self.stride,
                                                           self.lineup, self.packed))
 
@@ -147,17 +139,24 @@ class Rounds:
         return f"{where}action {what} is not legal here: legal are {legal}"
 
     def _run(self, kernel, args) -> None:
-        """The kernel on every row, split into `threads` parts run at once."""
-        state, parts = self.state, self._parts
-        if len(parts) == 1:
-            codes = [self._call(kernel, *args(state, 0, self.n), self._scratch[0])]
-        else:
-            batch.call(kernel, *args(_rows(state, 0, 0), 0, 0), self._scratch[0])  # compiled
-            jobs = [self._pool.submit(kernel, *args(_rows(state, lo, hi), lo, hi), scratch)
-                    for (lo, hi), scratch in zip(parts, self._scratch)]
-            codes = [j.result() for j in jobs]
+        """The kernel on every row, split into `threads` parts run at once
+        (`_at_once`); args(state, lo, hi) gives its arguments but the scratch."""
+        parts = self._parts
+        if self._views is None:                    # each part's rows, made once
+            self._views = [_rows(self.state, lo, hi) for lo, hi in parts]
+        codes = self._at_once([(kernel, *args(view, lo, hi), scratch) for view, (lo, hi), scratch
+                               in zip(self._views, parts, self._scratch)])
         for (lo, _), code in zip(parts, codes):
             self._check(lo, code)
+
+    def _at_once(self, calls: list) -> list:
+        """Each call (kernel, *args) by the kernel's compiled entry, the first
+        on this thread and the others on the pool's threads, at once; their
+        results in order."""
+        entry = self._entry(calls[0][0], calls[0][1:])
+        jobs = [self._pool.submit(entry, *call[1:]) for call in calls[1:]]
+        first = entry(*calls[0][1:])
+        return [first] + [j.result() for j in jobs]
 
     @staticmethod
     def _check(lo: int, code: int) -> None:
@@ -169,19 +168,19 @@ class Rounds:
                                "illegal action")
 
     def _call(self, kernel, *args):
-        """`kernel(*args)` by its compiled entry for these argument types,
-        found once by Numba's dispatch (which costs 10 us a call, the entry
-        under 1 us: a step of one round is mostly that); the arguments of a
-        `Rounds` keep their types."""
+        """`kernel(*args)` by its compiled entry (`_entry`)."""
+        return self._entry(kernel, args)(*args)
+
+    def _entry(self, kernel, args):
+        """The compiled entry of `kernel` for the types of `args`
+        (`batch.entry`), found once: Numba's dispatch costs 10 us a call, the
+        entry under 1 us, and a step of one round is mostly that. The
+        arguments of a `Rounds` keep their types, and a part's rows have the
+        types of all."""
         entry = self._entries.get(kernel)
         if entry is None:
-            code = batch.call(kernel, *args)
-            dispatcher = from_python(kernel)
-            types = tuple(dispatcher.typeof_pyval(a) for a in args)
-            self._entries[kernel] = dispatcher.overloads[types].entry_point
-            return code
-        return entry(*args)
-
+            entry = self._entries[kernel] = batch.entry(kernel, args)
+        return entry
 
     def random_actions(self, seed: int, mask=None) -> np.ndarray:
         """A legal action per row drawn uniformly from `mask` (default: the
@@ -191,14 +190,8 @@ class Rounds:
         mask = self.state.mask if mask is None else check_mask(mask, self.n)
         out = np.empty(self.n, np.int64)
         seed = np.uint64(whole(seed, "seed", 0, MAX_SEED, SEED_SPAN))
-        if len(self._parts) == 1:
-            self._call(K.random_actions, mask, seed, np.int64(0), self._rng[0], out)
-            return out
-        batch.call(K.random_actions, mask[:0], seed, np.int64(0), self._rng[0], out[:0])
-        jobs = [self._pool.submit(K.random_actions, mask[lo:hi], seed, np.int64(lo), rng,
-                                  out[lo:hi]) for (lo, hi), rng in zip(self._parts, self._rng)]
-        for j in jobs:
-            j.result()
+        self._at_once([(K.random_actions, mask[lo:hi], seed, np.int64(lo), rng, out[lo:hi])
+                       for (lo, hi), rng in zip(self._parts, self._rng)])
         return out
 
     def fork(self) -> Rounds:
@@ -206,6 +199,7 @@ class Rounds:
         shared: use the two from one thread), for search and what-ifs."""
         other = copy.copy(self)
         other.state = K.Envs(*(f.copy() for f in self.state))
+        other._views = None
         other._one, other._asked = np.zeros(1, np.int64), dict(self._asked)
         return other
 
