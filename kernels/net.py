@@ -79,6 +79,8 @@ class Net(NamedTuple):
     z2: np.ndarray             # [H2]: its second layer
     after: np.ndarray          # int64[A_SIZE]: its afterstate
     values: np.ndarray         # float32[MAX_MOVES]: each move's value
+    units: np.ndarray          # int64[H1]: the first layer's positive units (`head`)
+    active: np.ndarray         # float32[H1]: and their values
 
 
 def net_record(w1, b1, w2, b2, w3, b3):
@@ -87,7 +89,8 @@ def net_record(w1, b1, w2, b2, w3, b3):
     f32 = np.float32
     w1, b1, w2, b2, w3, b3 = (np.asarray(w, f32) for w in (w1, b1, w2, b2, w3, b3))
     return Net(w1, b1, w2, b2, w3, b3, np.zeros(h1, f32), np.zeros(h1, f32), np.zeros(h2, f32),
-               np.zeros(A_SIZE, np.int64), np.zeros(MAX_MOVES, f32))
+               np.zeros(A_SIZE, np.int64), np.zeros(MAX_MOVES, f32), np.zeros(h1, np.int64),
+               np.zeros(h1, f32))
 
 
 def fresh(net):
@@ -197,17 +200,34 @@ def own_rows(z, w1, a, mine_before):
 
 
 @kernel
-def head(z, z2, w2, b2, w3, b3):
+def head(z, z2, w2, b2, w3, b3, units, values):
     """The value of first layer `z` (before its relu): the layers above it.
-    The second layer adds a row of w2 per positive unit (a loop LLVM
-    vectorises without reordering any sum)."""
-    for j in range(z2.shape[0]):
-        z2[j] = b2[j]
+    The second layer adds a row of w2 per positive unit, in the units'
+    order: the positive units are listed first (`units`, their `values`,
+    scratch), without a branch on each (half of them went the way the
+    predictor did not guess), then their rows are added four at a time,
+    each element's sum in the same order as one row at a time (the same
+    float32 bits; a loop LLVM vectorises without reordering any sum)."""
+    count = 0
     for i in range(z.shape[0]):
         h = z[i]
-        if h > 0:
-            for j in range(z2.shape[0]):
-                z2[j] += h * w2[i, j]
+        units[count] = i
+        values[count] = h
+        count += h > 0
+    for j in range(z2.shape[0]):
+        z2[j] = b2[j]
+    k = 0
+    while k + 4 <= count:
+        h0, h1, h2, h3 = values[k], values[k + 1], values[k + 2], values[k + 3]
+        r0, r1, r2, r3 = w2[units[k]], w2[units[k + 1]], w2[units[k + 2]], w2[units[k + 3]]
+        for j in range(z2.shape[0]):
+            z2[j] = (((z2[j] + h0 * r0[j]) + h1 * r1[j]) + h2 * r2[j]) + h3 * r3[j]
+        k += 4
+    while k < count:
+        h, row = values[k], w2[units[k]]
+        for j in range(z2.shape[0]):
+            z2[j] += h * row[j]
+        k += 1
     v = b3
     for j in range(z2.shape[0]):
         if z2[j] > 0:
@@ -228,7 +248,7 @@ def move_values(net, model, pos, rules, seat, n, cards, takes):
             z[j] = base[j]
         own_rows(z, w1, a, mine_before)
         net.values[i] = head(z, net.z2, net.w2[model], net.b2[model], net.w3[model],
-                             net.b3[model])
+                             net.b3[model], net.units, net.active)
 
 
 @kernel

@@ -271,6 +271,27 @@ def _many_moves(preset="scopa", at_least=3):
     raise AssertionError("no position with enough moves")
 
 
+@pytest.mark.parametrize("h1", [1, 7, 13, 64])
+def test_the_head_sums_as_one_row_at_a_time_in_the_units_order(h1):
+    """`head` adds the second layer's rows four at a time; every element's
+    sum is still taken in the units' order, so its value is the float32 bits
+    of the plain loop (rows of the positive units, one at a time)."""
+    rng = np.random.default_rng(h1)
+    f32 = np.float32
+    z, w2 = rng.normal(size=h1).astype(f32), rng.normal(size=(h1, 9)).astype(f32)
+    b2, w3, b3 = rng.normal(size=9).astype(f32), rng.normal(size=9).astype(f32), f32(0.25)
+    z2 = b2.copy()
+    for i in range(h1):
+        if z[i] > 0:
+            z2 = z2 + z[i] * w2[i]
+    v = b3
+    for j in range(9):
+        if z2[j] > 0:
+            v = f32(v + z2[j] * w3[j])
+    got = N.head(z, np.zeros(9, f32), w2, b2, w3, b3, np.zeros(h1, np.int64), np.zeros(h1, f32))
+    assert f32(got) == v
+
+
 def test_equal_values_choose_the_first_move():
     game, pos, vector, cards, takes, n = _many_moves()
     f32 = np.float32
