@@ -9,6 +9,18 @@ pyspiel = pytest.importorskip("pyspiel")
 import scopa_sim  # noqa: E402
 import scopa_sim.envs.openspiel  # noqa: E402,F401  (registers python_scopa)
 from scopa_sim.engine.deals import deck as deck_of  # noqa: E402
+from scopa_sim.kernels.position import HAND, TABLE  # noqa: E402
+from open_spiel.python import policy as policy_lib  # noqa: E402
+
+
+class Greedy(policy_lib.Policy):
+    """scopa-sim's greedy as an OpenSpiel policy (its move's next action)."""
+
+    def __init__(self, game):
+        super().__init__(game, list(range(game.num_players())))
+
+    def action_probabilities(self, state, player_id=None):
+        return {state.clone().strategy_action("greedy"): 1.0}
 
 
 def _play(game, bots, deal):
@@ -72,20 +84,44 @@ def test_exploitability_of_greedy_and_random_in_the_last_six_plays():
     """`start=30`: each deal's first 30 plays made by greedy, then the last
     six (nothing hidden: the deck is out) small enough for OpenSpiel's exact
     NashConv (docs/ENVS.md)."""
-    from open_spiel.python import policy as policy_lib
     from open_spiel.python.algorithms import exploitability
     game = pyspiel.load_game("python_scopa", {"start": 30, "deals": 4, "seed": 1})
     state = game.new_initial_state()
     state.apply_action(0)
     assert len(state._rounds.plays(0)) == 30
 
-    class Greedy(policy_lib.Policy):
-        def __init__(self):
-            super().__init__(game, [0, 1])
-
-        def action_probabilities(self, state, player_id=None):
-            return {state.clone().strategy_action("greedy"): 1.0}
-
-    greedy = exploitability.nash_conv(game, Greedy())
+    greedy = exploitability.nash_conv(game, Greedy(game))
     uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
     assert greedy >= 0 and uniform > 0
+
+
+def test_redeal_hides_the_cards_no_seat_sees():
+    """`redeal`: after the `start` plays a second chance node deals the
+    hands and the deck anew (every arrangement once, equally likely): the
+    public position stays, the seat to play sees only its own hand, so its
+    information states merge arrangements; the exact tools run on it."""
+    from open_spiel.python.algorithms import exploitability
+    game = pyspiel.load_game("python_scopa", {"start": 29, "deals": 1, "seed": 2,
+                                              "redeal": True})
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == game.arrangements == 140          # 7 cards: 1 to play, then 3 and 3
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    table = int(state.state.pos[0, TABLE])
+    seen, hands = set(), set()
+    for k, _ in outcomes:
+        child = state.child(k)
+        assert not child.is_chance_node() and int(child.state.pos[0, TABLE]) == table
+        seat = child.current_player()
+        hands.add(int(child.state.pos[0, HAND + seat]))
+        seen.add(child.information_state_string(seat))
+        assert set(child.legal_actions()) <= set(range(80))
+    assert len(seen) == len(hands) < len(outcomes)     # an information state per own hand
+    assert 0 <= exploitability.nash_conv(game, Greedy(game))
+
+
+def test_redeal_refuses_an_early_start():
+    with pytest.raises(Exception, match="start later"):
+        pyspiel.load_game("python_scopa", {"start": 10, "redeal": True})

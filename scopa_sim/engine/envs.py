@@ -222,6 +222,42 @@ class Rounds:
         return [Move(c, tuple(cards_of(t))) for c, t in zip(s.cards[:m].tolist(),
                                                             s.takes[:m].tolist())]
 
+    def hidden(self, i: int) -> tuple[list[int], list[int]]:
+        """Row i's cards no seat sees all of, the hands' and the deck's
+        (ascending), and where they lie: the size of each seat's hand, then
+        of each hand of each deal to come, in deal order (`rearrange`)."""
+        r, pos = self.rules, self.state.pos[i]
+        hands = [int(pos[P.HAND + s]) for s in range(r.players)]
+        rest = self.state.deck[i, int(pos[P.DECK]):]
+        per_deal = r.players * r.hand_size
+        if len(rest) % per_deal:
+            raise ValueError(f"the deck's {len(rest)} cards are not whole deals of "
+                             f"{per_deal}")
+        cards = sorted([c for h in hands for c in cards_of(h)] + rest.tolist())
+        return cards, [h.bit_count() for h in hands] + [r.hand_size] * (len(rest) // r.hand_size)
+
+    def rearrange(self, i: int, parts: list[list[int]]) -> None:
+        """Put row i's hidden cards (`hidden`) where `parts` says, a list of
+        cards per place in `hidden`'s order: each seat's hand, then each hand
+        of each deal to come (the deck dealt one card a seat at a time from
+        the dealer's left, as `kernels.position.deal` deals). The position is
+        otherwise the same, and the observation and mask are the new hand's."""
+        cards, sizes = self.hidden(i)
+        if [len(p) for p in parts] != sizes or sorted(c for p in parts for c in p) != cards:
+            raise ValueError(f"give the hidden cards {names(cards)} in places of "
+                             f"{', '.join(map(str, sizes))} cards")
+        r, st = self.rules, self.state
+        n = r.players
+        pos, deck = st.pos[i], st.deck[i]
+        for s in range(n):
+            pos[P.HAND + s] = np.uint64(sum(1 << c for c in parts[s]))
+        at, leader = int(pos[P.DECK]), (int(pos[P.DEALER]) + 1) % n
+        for k, part in enumerate(parts[n:]):       # hand k: deal k // n, seat leader + k % n
+            first = at + k // n * n * r.hand_size + k % n
+            deck[first:first + n * r.hand_size:n] = part
+        batch.call(K.seat_view, st, np.int64(i), np.int64(st.seat[i]), self.packed, st.obs[i],
+                   st.mask[i])
+
     def view(self, i: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """What `seat` sees of row i, and its legal actions (none unless it
         is to play): new arrays."""

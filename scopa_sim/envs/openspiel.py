@@ -5,17 +5,23 @@
     game = pyspiel.load_game("python_scopa", {"preset": "scopa+fewest_cards"})
 
 Parameters: `preset` (a preset, with `+option` changes as `Rules.preset`
-reads them), `seed`, `deals` and `start`. One round a game: the first node
-is a chance node whose `deals` equally likely outcomes k are round k of the
-run seeded `seed`, dealt as `simulate` deals it, its first `start` plays
-made by greedy (an endgame small enough for exact tools); then the seats' actions, the
-80 of docs/ENVS.md (a move in one or more steps). Returns: each seat's
+reads them), `seed`, `deals`, `start` and `redeal`. One round a game: the
+first node is a chance node whose `deals` equally likely outcomes k are
+round k of the run seeded `seed`, dealt as `simulate` deals it, its first
+`start` plays made by greedy (an endgame small enough for exact tools);
+with `redeal`, a second chance node then deals the cards no seat sees all
+of (the hands and the deck) anew, every arrangement equally likely, so each
+seat knows only its own hand: a game of hidden cards small enough for exact
+tools when `start` is late (at most `MAX_ARRANGEMENTS`); then the seats'
+actions, the 80 of docs/ENVS.md (a move in one or more steps). Returns: each seat's
 side's points less the mean of the other sides'. Observation tensor: the
 envs' observation (float32); information state tensor: it and every play
 of the round so far (seat one-hot, card one-hot, cards taken), perfect
 recall.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pyspiel
@@ -25,6 +31,7 @@ from ..engine.rules import Rules
 
 _MAX_PLAYERS = 6
 _PLAYS = 40
+MAX_ARRANGEMENTS = 20_000     # the redeal's chance outcomes, at most
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_scopa",
     long_name="Python Scopa (scopa-sim)",
@@ -39,7 +46,8 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"preset": "scopa", "seed": 0, "deals": 1000, "start": 0})
+    parameter_specification={"preset": "scopa", "seed": 0, "deals": 1000, "start": 0,
+                             "redeal": False})
 
 
 class ScopaGame(pyspiel.Game):
@@ -54,12 +62,34 @@ class ScopaGame(pyspiel.Game):
             raise ValueError(f"deals is at least 1, not {self.deals}")
         if not 0 <= self.start < _PLAYS:
             raise ValueError(f"start is a number of plays 0..39, not {self.start}")
+        self.rounds = Rounds(1, self.rules)      # the kernel scratch every state shares
+        self.redeal = bool(params["redeal"])
+        self.arrangements = self._arrangements() if self.redeal else 0
         info = pyspiel.GameInfo(
-            num_distinct_actions=N_ACTIONS, max_chance_outcomes=self.deals,
+            num_distinct_actions=N_ACTIONS,
+            max_chance_outcomes=max(self.deals, self.arrangements),
             num_players=self.rules.players, min_utility=-60.0, max_utility=60.0,
             utility_sum=0.0, max_game_length=2 * _PLAYS)
         super().__init__(_GAME_TYPE, info, params)
-        self.rounds = Rounds(1, self.rules)      # the kernel scratch every state shares
+
+    def dealt(self, k: int) -> Rounds:
+        """Round k of the run, its first `start` plays made by greedy."""
+        rounds = self.rounds.fork()
+        rounds.reset(self.seed, first=k)
+        while int(rounds.state.pos[0, P_PLAYS]) < self.start and rounds.state.mask[0].any():
+            rounds.step(rounds.strategy_action(0, "greedy"))
+        return rounds
+
+    def _arrangements(self) -> int:
+        """How many ways the redeal has (the same for every deal: the plays
+        made say how many cards each hand and the deck hold)."""
+        cards, sizes = self.dealt(0).hidden(0)
+        count = ways(len(cards), sizes)
+        if count > MAX_ARRANGEMENTS:
+            raise ValueError(f"redeal at start {self.start} has {count:,} arrangements of the "
+                             f"{len(cards)} hidden cards, more than {MAX_ARRANGEMENTS:,}: "
+                             f"start later")
+        return count
 
     def new_initial_state(self):
         return ScopaState(self)
@@ -79,13 +109,14 @@ class ScopaState(pyspiel.State):
         super().__init__(game)
         self._game = game
         self._rounds = None            # this state's round (a fork of the game's `Rounds`)
+        self._arranged = not game.redeal   # with redeal: once its hidden cards are dealt anew
 
     @property
     def state(self):
         return self._rounds.state
 
     def current_player(self):
-        if self._rounds is None:
+        if self._rounds is None or not self._arranged:
             return pyspiel.PlayerId.CHANCE
         if not self.state.mask[0].any():
             return pyspiel.PlayerId.TERMINAL
@@ -95,21 +126,23 @@ class ScopaState(pyspiel.State):
         return np.flatnonzero(self.state.mask[0]).tolist()
 
     def chance_outcomes(self):
-        p = 1.0 / self._game.deals
-        return [(k, p) for k in range(self._game.deals)]
+        n = self._game.deals if self._rounds is None else self._game.arrangements
+        return [(k, 1.0 / n) for k in range(n)]
 
     def _apply_action(self, action):
         if self._rounds is None:
-            self._rounds = self._game.rounds.fork()
-            self._rounds.reset(self._game.seed, first=int(action))
-            while int(self.state.pos[0, P_PLAYS]) < self._game.start and not self.is_terminal():
-                self._rounds.step(self._rounds.strategy_action(0, "greedy"))
+            self._rounds = self._game.dealt(int(action))
+            self._arranged = self._arranged or self.is_terminal()
+        elif not self._arranged:
+            cards, sizes = self._rounds.hidden(0)
+            self._rounds.rearrange(0, arrangement(cards, sizes, int(action)))
+            self._arranged = True
         else:
             self._rounds.step(int(action))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal round {action}"
+            return f"deal round {action}" if self._rounds is None else f"arrangement {action}"
         return action_name(int(action))
 
     def is_terminal(self):
@@ -136,6 +169,36 @@ class ScopaState(pyspiel.State):
         """The next action of the move a built-in strategy plays here (asked
         at the move's first step, kept for its others)."""
         return self._rounds.strategy_action(0, strategy)
+
+
+def ways(count: int, sizes) -> int:
+    """In how many ways `count` cards go to places of these sizes (all
+    filled; the order within a place does not count)."""
+    total = 1
+    for size in sizes:
+        total *= math.comb(count, size)
+        count -= size
+    return total
+
+
+def arrangement(cards: list[int], sizes, k: int) -> list[list[int]]:
+    """Arrangement k (0 <= k < `ways`) of `cards` in places of `sizes`: each
+    place's cards, the first place's combination varying fastest."""
+    rest, parts = list(cards), []
+    for size in sizes:
+        k, q = divmod(k, math.comb(len(rest), size))
+        part, start = [], 0
+        for left in range(size, 0, -1):          # combination q of `rest`, in ascending order
+            for j in range(start, len(rest)):
+                below = math.comb(len(rest) - j - 1, left - 1)
+                if q < below:
+                    part.append(rest[j])
+                    start = j + 1
+                    break
+                q -= below
+        parts.append(part)
+        rest = [c for c in rest if c not in part]
+    return parts
 
 
 class ScopaObserver:
