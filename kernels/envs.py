@@ -413,7 +413,7 @@ def random_actions(mask, seed, first, state, out):
     order, 0 or 1 a byte) by the plain stream (seed, first + i)
     (`rng.stream`, in `state`: uint64[1]); -1 where none is legal. The
     mask is read a word of 8 actions at a time, and the action found
-    without a loop over them (a loop was 2.6 times slower)."""
+    without a loop over them (whose branches the predictor missed)."""
     words = mask.view(np.uint64)
     for i in range(mask.shape[0]):
         low, high = mask_bits(words[i])
