@@ -120,6 +120,10 @@ def test_redeal_hides_the_cards_no_seat_sees():
         assert set(child.legal_actions()) <= set(range(80))
     assert len(seen) == len(hands) < len(outcomes)     # an information state per own hand
     assert 0 <= exploitability.nash_conv(game, Greedy(game))
+    with pytest.raises(ValueError, match="chance outcome 140 is not one of 0..139"):
+        state.apply_action(140)
+    with pytest.raises(ValueError, match="chance outcome 1 is not one of 0..0"):
+        game.new_initial_state().apply_action(1)
 
 
 def test_redeal_refuses_an_early_start():

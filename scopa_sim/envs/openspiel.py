@@ -125,11 +125,17 @@ class ScopaState(pyspiel.State):
     def _legal_actions(self, player):
         return np.flatnonzero(self.state.mask[0]).tolist()
 
+    def _outcomes(self) -> int:
+        """How many outcomes this chance node has: the deals, then the redeal's."""
+        return self._game.deals if self._rounds is None else self._game.arrangements
+
     def chance_outcomes(self):
-        n = self._game.deals if self._rounds is None else self._game.arrangements
+        n = self._outcomes()
         return [(k, 1.0 / n) for k in range(n)]
 
     def _apply_action(self, action):
+        if self.is_chance_node() and not 0 <= int(action) < self._outcomes():
+            raise ValueError(f"chance outcome {action} is not one of 0..{self._outcomes() - 1}")
         if self._rounds is None:
             self._rounds = self._game.dealt(int(action))
             self._arranged = self._arranged or self.is_terminal()
