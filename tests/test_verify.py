@@ -66,8 +66,12 @@ def test_a_consistent_forgery_passes_the_readers_but_not_verify(run):
 
 def test_a_forgery_is_found_in_the_batch_sampled(run):
     forged(run, "points_0", "scopas_0")
-    seen = {cli("verify", run, "--sample", 1).exit_code for _ in range(12)}
-    assert seen == {0, 1}                   # a draw of 12 misses part 2 sometimes, not always
+    seen = set()
+    for _ in range(60):                     # 1 of 4 batches a draw: both outcomes seen, but in
+        seen.add(cli("verify", run, "--sample", 1).exit_code)  # 12 draws 3% of runs saw one
+        if seen == {0, 1}:
+            break
+    assert seen == {0, 1}                   # a draw misses part 2 sometimes, not always
 
 
 def test_readers_check_points_add_up_whatever_they_read(run):
