@@ -150,8 +150,8 @@ def legend(attrs: dict) -> list[tuple[tuple[str, ...], str]]:
     table's caption."""
     marks = attrs.get("thresholds") or {}
     out = [(("best",), "better than every other move (95%): the edge over the closest, X"),
-           (("level with X",), "not told apart from move X at this budget: the edge, played "
-                               "minus X in round points (95%)"),
+           (("level with X",), "not told apart from move X (within the precision, or at the "
+                               "budget): the edge, played minus X in round points (95%)"),
            (("worse",), "below the best (95%), by less than the mildest label")]
     if marks:
         at = ", ".join(f"{v:g}" for v in marks.values())

@@ -1,16 +1,18 @@
 """How often a review's verdict changes when only the seed changes.
 
     .venv/bin/python benchmarks/bench_verdicts.py [--positions 100] [--seeds 2]
-        [--rollouts 64000] [--strategy net] [--rules scopa] [--seed 1] [--workers N]
+        [--rollouts 64000] [--precision P] [--strategy net] [--rules scopa] [--seed 1]
+        [--workers N]
     .venv/bin/python benchmarks/bench_verdicts.py --record docs/examples/seed-003.scopa
-        [--seeds 5] [--rollouts N]
+        [--seeds 5] [--rollouts N] [--precision P]
 
 A position: round i of a rounds run (seed --seed) played by endgame for
 every seat (`trace_round`), stopped before a random play from the 3rd to the
 30th, where the seat to play has two or more moves and something is hidden
 (exact positions never change). The move that endgame played there is
 reviewed as `review` reviews a decision (`review._decision`: rollouts by
---strategy until the played move's verdict is decided, at most --rollouts),
+--strategy until the played move's verdict is decided or its edge known to
++- --precision, review's by default, 0 for decided only; at most --rollouts),
 once for each review seed 1..--seeds. Its verdict is the pair (best, worse
 or level; the label): the position changes when two seeds give two verdicts.
 
@@ -36,7 +38,7 @@ from scopa_sim.engine.game import Round
 from scopa_sim.runs.executors import default_workers
 from scopa_sim.engine.rollouts import root
 from scopa_sim.study.advise import EXACT_CARDS, rollout_strategy
-from scopa_sim.study.review import Settings, _decision, review
+from scopa_sim.study.review import Settings, _decision, _precision, review
 
 
 def positions(args):
@@ -58,7 +60,7 @@ def positions(args):
 def record(args) -> int:
     """Review --record under seeds 1..--seeds; 1 if a verdict changes."""
     runs = [review(args.record, seed=seed, rollouts=args.rollouts, strategy=args.strategy,
-                   workers=args.workers) for seed in range(1, args.seeds + 1)]
+                   precision=args.precision, workers=args.workers) for seed in range(1, args.seeds + 1)]
     first = runs[0]
     print(f"{args.record} reviewed with seeds 1..{args.seeds} (rollouts by {args.strategy}, "
           f"at most {args.rollouts:,}): verdict and label of each decision")
@@ -82,6 +84,8 @@ def main():
                     help="review seeds (default 2 a position, 5 for --record)")
     ap.add_argument("--rollouts", type=int, default=REVIEW_ROLLOUTS)
     ap.add_argument("--strategy", default=REVIEW_STRATEGY)
+    ap.add_argument("--precision", type=float, default=None,
+                    help="stop once the edge is known to +- this (default: review's)")
     ap.add_argument("--rules", default="scopa")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=default_workers())
@@ -90,8 +94,9 @@ def main():
         args.seeds = args.seeds or 5
         sys.exit(record(args))
     args.seeds = args.seeds or 2
-    how = Settings(rollout_strategy(args.strategy), args.rollouts, 0, dict(THRESHOLDS), False,
-                   None, 0, args.workers, None)
+    marks = dict(THRESHOLDS)
+    how = Settings(rollout_strategy(args.strategy), args.rollouts, 0, marks,
+                   _precision(args.precision, marks), False, None, 0, args.workers, None)
     changed, given, rollouts, shown = 0, Counter(), 0, []
     start = time.perf_counter()
     for n, (i, ply, rnd, move) in enumerate(positions(args), 1):
@@ -111,7 +116,8 @@ def main():
     rate = wilson(changed, n)
     print(f"\rreview verdicts on {n} positions of {args.rules} (endgame self-play, seed "
           f"{args.seed}, plays 3..30), {args.seeds} review seeds each; rollouts by "
-          f"{args.strategy}, at most {args.rollouts:,}")
+          f"{args.strategy}, at most {args.rollouts:,}, until the edge is known to "
+          f"±{how.precision:g}")
     print(f"  changed under reseeding: {rate.value:.3f} [{rate.low:.3f}, {rate.high:.3f}] "
           f"({changed}/{n}; goal: under 0.05)")
     print("  verdicts given: " + ", ".join(

@@ -294,6 +294,26 @@ def test_same_seed_same_review_for_any_worker_count():
     assert a[cols].equals(b[cols])
 
 
+def test_a_decision_stops_once_its_edge_is_known_to_the_precision():
+    exact = review(SEED_003, seed=2, rollouts=8_000, precision=0)
+    quick = review(SEED_003, seed=2, rollouts=8_000, precision=0.2)
+    assert review(SEED_003, rollouts=200).attrs["precision"] == 0.025     # the default
+    rolled = exact.level.eq("rollouts")
+    assert (quick.rollouts <= exact.rollouts).all() and quick.rollouts.sum() < exact.rollouts.sum()
+    for q, e in zip(quick[rolled].itertuples(), exact[rolled].itertuples()):
+        if q.rollouts == e.rollouts:                       # the same deals: the same verdict
+            assert (q.verdict, q.edge, q.label) == (e.verdict, e.edge, e.label)
+        elif q.verdict != e.verdict:
+            assert q.edge_high - q.edge_low <= 2 * 0.2       # stopped by the precision
+    coarse = review(SEED_003, seed=2, rollouts=500, thresholds={"inaccuracy": 0.4,
+                                                                   "mistake": 0.5, "blunder": 1})
+    assert coarse.attrs["precision"] == 0.1
+    for bad in (-0.1, 100, "0.1", True):
+        with pytest.raises(ValueError, match="precision is a number of round points"):
+            review(SEED_003, precision=bad)
+    assert cli("review", SEED_003, "--precision", "-1").exit_code == 2
+
+
 def test_labels_follow_the_thresholds_and_never_overlap_the_best():
     df = review(SEED_003, seed=1, rollouts=500, thresholds={"inaccuracy": 0.05,
                                                             "mistake": 0.5, "blunder": 5})

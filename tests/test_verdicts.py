@@ -167,6 +167,23 @@ def test_a_verdict_is_best_worse_or_level_and_decided_only_when_separated():
     assert not v["decided"]                             # 0.1 is inside its cost's interval
 
 
+def test_a_verdict_is_decided_too_once_its_edge_is_known_to_the_precision():
+    rng = np.random.default_rng(2)
+    noise = rng.normal(0, 1, (4000, 1))
+    e = rng.normal(0, 0.2, (4000, 1))
+    tied = np.hstack([noise, noise + e - e.mean()])             # equal means
+    for j in (0, 1):
+        v = verdicts.verdict(tied, j, 0.01)
+        half = (v["edge_high"] - v["edge_low"]) / 2
+        assert v["verdict"] == "level" and not v["decided"]
+        assert verdicts.verdict(tied, j, 0.01, precision=half)["decided"]
+        assert not verdicts.verdict(tied, j, 0.01, precision=half * 0.99)["decided"]
+        assert verdicts.verdict(tied, j, 0.01, precision=half) == {**v, "decided": True}
+    near = np.hstack([noise + 0.1, noise + rng.normal(0, 0.3, (4000, 1))])
+    v = verdicts.verdict(near, 1, 0.01, THRESHOLDS.values(), precision=0.05)
+    assert v["verdict"] == "worse" and v["decided"]    # 0.1 inside, but known to +-0.05
+
+
 def test_a_label_needs_the_whole_interval_above_its_threshold_unless_the_budget_ended():
     assert label(0.35, 0.31, 0.39, THRESHOLDS) == "mistake"
     assert label(0.35, 0.12, 0.58, THRESHOLDS) == "mistake"    # 0.3 inside: by the mean

@@ -119,8 +119,9 @@ def review_view(data: dict, symbols: bool | None = None):
                   cards(j["versus"] or ""), ci(j, "edge", "+.2f"),
                   *([ci(r, "win_cost", ".3f")] if win else []),
                   *([j["why"] if isinstance(j["why"], str) else ""] if whys else []))
-    plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move, "
-                     f"seed {data['seed']}. " + "; ".join(f"{', '.join(words)}: {meaning}"
+    known = f" (or its edge known to ±{data['precision']:g})" if data.get("precision") else ""
+    plays.caption = (f"rollouts by {data['strategy']}, at most {data['rollouts']:,} a move"
+                     f"{known}, seed {data['seed']}. " + "; ".join(f"{', '.join(words)}: {meaning}"
                                                          for words, meaning in legend(data)))
     return [summary, plays], [{k: v for k, v in r.items() if k != "alternatives"}
                               for r in data["plays"]]        # CSV: one flat row a play
@@ -136,7 +137,12 @@ def review_view(data: dict, symbols: bool | None = None):
                    "--strategy.")
 @click.option("--rollouts", type=click.IntRange(2, 10_000_000), default=REVIEW_ROLLOUTS,
               show_default=True, help="The most rollouts per decision (each stops once the "
-                                      "played move's verdict is decided).")
+                                      "played move's verdict is decided, or its edge is "
+                                      "known to --precision).")
+@click.option("--precision", type=click.FloatRange(0, 100, max_open=True), default=None,
+              help="Stop a decision's rollouts once the played move's edge is known to "
+                   "+- this many round points  [default: a quarter of --inaccuracy, 0.025; 0: "
+                   "only once its verdict is decided]")
 @click.option("--inaccuracy", type=click.FloatRange(0, 100, min_open=True),
               default=THRESHOLDS["inaccuracy"], show_default=True,
               help="The cost (round points) from which a play is an inaccuracy.")
@@ -161,16 +167,17 @@ def review_view(data: dict, symbols: bool | None = None):
 @cluster_options
 @FORMAT
 @QUIET
-def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder, check,
-           deep_strategy, deep_samples, out, overwrite, seed, workers, scheduler, cluster, fmt,
-           quiet):
+def review(record_path, seats, strategy, rollouts, precision, inaccuracy, mistake, blunder,
+           check, deep_strategy, deep_samples, out, overwrite, seed, workers, scheduler, cluster,
+           fmt, quiet):
     """Rate every decision of a game record, like a chess analysis.
 
     Each decision of the seats reviewed is valued from what that seat knew
     then (its hand, the table, the plays so far) by advise's rollouts (every
     move played on the same deals of the unseen cards, then by --strategy
     for every seat), or exactly when nothing is hidden. Rollouts go on until
-    the played move's verdict is decided, or --rollouts: best (above every
+    the played move's verdict is decided, its edge is known to --precision,
+    or --rollouts: best (above every
     other move), worse (below the best), or level (the rollouts cannot tell
     it from the best, or from its closest rival). A worse play is labelled
     inaccuracy, mistake or blunder by the largest threshold its cost's
@@ -203,7 +210,8 @@ def review(record_path, seats, strategy, rollouts, inaccuracy, mistake, blunder,
                         {"inaccuracy": inaccuracy, "mistake": mistake, "blunder": blunder},
                         check, deep_strategy, deep_samples, workers,
                         where(scheduler, cluster),
-                        lambda k: bar.update(task, advance=k, note="plays"))
+                        lambda k: bar.update(task, advance=k, note="plays"),
+                        precision=precision)
     if out is not None:
         review_page.write(df, out, overwrite=True)
         note(f"wrote {out}")

@@ -39,7 +39,8 @@ the time (a simulation of tied moves).
 
 For one move (`evaluate(..., played=)`, review's decisions), the looks
 stop instead once that move's verdict is decided: best, or worse with no
-threshold inside its cost's interval (`verdicts.verdict`).
+threshold inside its cost's interval, or its edge known to +-`precision`
+(`verdicts.verdict`).
 
 Why. Each rollout keeps every side's round results, so a move's difference
 from another splits, deal by deal, into scopas, settebello, cards, coins
@@ -220,7 +221,8 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
              until_halfwidth: float | None = None, early_stop: bool = True,
              seed: int | None = None, workers: int | None = 1, scheduler=None, batch: int = BATCH,
              progress: Callable[[int], None] | None = None, paired_win: bool = False,
-             played: tuple | None = None, marks: Sequence[float] = ()) -> dict:
+             played: tuple | None = None, marks: Sequence[float] = (),
+             precision: float = 0.0) -> dict:
     """Every legal move of `seat` (to play) in a checked kernel position:
     the result as plain data ("moves": records best first, see COLUMNS,
     each with "parts" and "why": against the best move, the best against
@@ -229,7 +231,8 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     _high): its P(win the game) minus the best move's, paired on the same
     deals. With `played` (card, take), the rollouts stop when that move's
     verdict is decided (`verdicts.verdict`, at 95% split over the looks,
-    `marks` the thresholds its cost must not straddle), and "verdict" holds
+    `marks` the thresholds its cost must not straddle, `precision` the
+    half-width of its edge's interval that decides it too), and "verdict" holds
     it: the verdict, "versus" (a move, or ''), "edge" (_low, _high),
     "parts" and "why" of the move against versus."""
     s = rollout_strategy(strategy)
@@ -277,7 +280,8 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
             if state["done"] < state["check"] or state["done"] == rollouts or not early_stop:
                 return False
             state["check"] *= 2
-            reason = _stop(_samples(parts, side), looks, until_halfwidth, mine, marks)
+            reason = _stop(_samples(parts, side), looks, until_halfwidth, mine, marks,
+                           precision)
             if reason:
                 state["stopped"] = reason
             return bool(reason)
@@ -309,7 +313,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
         rec["parts"], rec["why"] = verdicts.breakdown(got, j, versus) if n > 1 else ({}, "")
         result["moves"].append(rec)
     if mine is not None:
-        result["verdict"] = _verdict(got, mine, 0.05 / looks, marks, texts)
+        result["verdict"] = _verdict(got, mine, 0.05 / looks, marks, texts, precision)
     return result
 
 
@@ -325,7 +329,8 @@ def _samples(parts: list, side: int) -> verdicts.Samples:
                             np.concatenate([p.swept for p in parts]), side)
 
 
-def _stop(got: verdicts.Samples, looks: int, until_halfwidth, mine, marks) -> str:
+def _stop(got: verdicts.Samples, looks: int, until_halfwidth, mine, marks,
+          precision: float = 0.0) -> str:
     """Why the rollouts may stop at this look ('' to go on): see the module
     docstring, and `evaluate`'s `played`."""
     m, n = got.margin, got.margin.shape[1]
@@ -336,15 +341,20 @@ def _stop(got: verdicts.Samples, looks: int, until_halfwidth, mine, marks) -> st
     if n == 1:
         return "there is one legal move"
     if mine is not None:
-        return (f"the move's verdict is decided (paired 95%, split over {looks} looks)"
-                if verdicts.verdict(m, mine, 0.05 / looks, marks)["decided"] else "")
+        alpha = 0.05 / looks
+        if verdicts.verdict(m, mine, alpha, marks)["decided"]:
+            return f"the move's verdict is decided (paired 95%, split over {looks} looks)"
+        return (f"the move's edge is known to ±{precision:g} (paired 95%, split over {looks} "
+                f"looks)" if verdicts.verdict(m, mine, alpha, marks, False, precision)["decided"]
+                else "")
     return (f"the best move is separated from every other (paired 95%, split over {looks} "
             f"looks)" if _separated(m, looks) else "")
 
 
-def _verdict(got: verdicts.Samples, mine: int, alpha: float, marks, texts) -> dict:
+def _verdict(got: verdicts.Samples, mine: int, alpha: float, marks, texts,
+             precision: float) -> dict:
     """`verdicts.verdict` of move `mine`, with its breakdown against versus."""
-    v = verdicts.verdict(got.margin, mine, alpha, marks, got.exact)
+    v = verdicts.verdict(got.margin, mine, alpha, marks, got.exact, precision)
     k = v.pop("versus")
     parts, why = verdicts.breakdown(got, mine, k, alpha) if k is not None else ({}, "")
     return {**v, "versus": texts[k] if k is not None else "", "parts": parts, "why": why}

@@ -24,7 +24,9 @@ A verdict (`verdict`) compares the move with the others at 1 - alpha, paired:
 
 and is decided when it is best, or worse with no `marks` threshold inside
 its cost's interval (the label it would carry cannot change with more
-rollouts' worth of luck); `advise` keeps rolling out until it is, or the
+rollouts' worth of luck), or when its edge over versus is known to
++-`precision` (more rollouts would refine a difference smaller than that,
+not change what it means); `advise` keeps rolling out until it is, or the
 budget ends (sequential sampling).
 """
 from __future__ import annotations
@@ -138,7 +140,8 @@ def _scopa_words(s: Samples, a: int, b: int, mine, theirs, other: str) -> str:
     return "; ".join(words for size, words in said if size >= abs(part) / 3) or said[0][1]
 
 
-def verdict(m: np.ndarray, j: int, alpha: float, marks=(), exact: bool = False) -> dict:
+def verdict(m: np.ndarray, j: int, alpha: float, marks=(), exact: bool = False,
+            precision: float = 0.0) -> dict:
     """Move j's verdict against the others at 1 - alpha, paired (module
     docstring), from the margins m[rollout, move] (`Samples.margin`):
     {"verdict", "versus" (a move index, or None when every other move is
@@ -154,13 +157,14 @@ def verdict(m: np.ndarray, j: int, alpha: float, marks=(), exact: bool = False) 
         edges, lows, highs = interval(m[:, [j]] - m[:, rivals], alpha, exact)
         k = int(np.argmin(lows))
         separated = bool((lows > 0).all())
-        out = {"verdict": "best" if separated else "level", "versus": rivals[k],
-               "edge": float(edges[k]), "edge_low": float(lows[k]), "edge_high": float(highs[k]),
-               "decided": separated}
-        return out
+        return {"verdict": "best" if separated else "level", "versus": rivals[k],
+                "edge": float(edges[k]), "edge_low": float(lows[k]),
+                "edge_high": float(highs[k]),
+                "decided": separated or highs[k] - lows[k] <= 2 * precision}
     b = rivals[int(np.argmax(means[rivals]))]
     edge, low, high = (float(v[0]) for v in interval(m[:, [j]] - m[:, [b]], alpha, exact))
     worse = high < 0
     straddled = any(-high < t < -low for t in marks)
     return {"verdict": "worse" if worse else "level", "versus": b, "edge": edge,
-            "edge_low": low, "edge_high": high, "decided": worse and not straddled}
+            "edge_low": low, "edge_high": high,
+            "decided": (worse and not straddled) or high - low <= 2 * precision}
