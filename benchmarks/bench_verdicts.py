@@ -116,8 +116,8 @@ def main():
     rate = wilson(changed, n)
     print(f"\rreview verdicts on {n} positions of {args.rules} (endgame self-play, seed "
           f"{args.seed}, plays 3..30), {args.seeds} review seeds each; rollouts by "
-          f"{args.strategy}, at most {args.rollouts:,}, until the edge is known to "
-          f"±{how.precision:g}")
+          f"{args.strategy}, at most {args.rollouts:,}"
+          + (f", until the edge is known to ±{how.precision:g}" if how.precision else ""))
     print(f"  changed under reseeding: {rate.value:.3f} [{rate.low:.3f}, {rate.high:.3f}] "
           f"({changed}/{n}; goal: under 0.05)")
     print("  verdicts given: " + ", ".join(

@@ -8,19 +8,10 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import scopa_sim  # noqa: E402
 import scopa_sim.envs.openspiel  # noqa: E402,F401  (registers python_scopa)
+from scopa_sim.envs.openspiel import StrategyPolicy  # noqa: E402
 from scopa_sim.engine.deals import deck as deck_of  # noqa: E402
 from scopa_sim.kernels.position import HAND, TABLE  # noqa: E402
 from open_spiel.python import policy as policy_lib  # noqa: E402
-
-
-class Greedy(policy_lib.Policy):
-    """scopa-sim's greedy as an OpenSpiel policy (its move's next action)."""
-
-    def __init__(self, game):
-        super().__init__(game, list(range(game.num_players())))
-
-    def action_probabilities(self, state, player_id=None):
-        return {state.clone().strategy_action("greedy"): 1.0}
 
 
 def _play(game, bots, deal):
@@ -90,9 +81,14 @@ def test_exploitability_of_greedy_and_random_in_the_last_six_plays():
     state.apply_action(0)
     assert len(state._rounds.plays(0)) == 30
 
-    greedy = exploitability.nash_conv(game, Greedy(game))
+    greedy = exploitability.nash_conv(game, StrategyPolicy(game))
     uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
     assert greedy >= 0 and uniform > 0
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for name in ("greedy", "counter"):
+        (action, p), = StrategyPolicy(game, name).action_probabilities(state).items()
+        assert p == 1.0 and action == state.strategy_action(name) in state.legal_actions()
 
 
 def test_redeal_hides_the_cards_no_seat_sees():
@@ -119,7 +115,7 @@ def test_redeal_hides_the_cards_no_seat_sees():
         seen.add(child.information_state_string(seat))
         assert set(child.legal_actions()) <= set(range(80))
     assert len(seen) == len(hands) < len(outcomes)     # an information state per own hand
-    assert 0 <= exploitability.nash_conv(game, Greedy(game))
+    assert 0 <= exploitability.nash_conv(game, StrategyPolicy(game))
     with pytest.raises(ValueError, match="chance outcome 140 is not one of 0..139"):
         state.apply_action(140)
     with pytest.raises(ValueError, match="chance outcome 1 is not one of 0..0"):

@@ -17,7 +17,7 @@ actions, the 80 of docs/ENVS.md (a move in one or more steps). Returns: each sea
 side's points less the mean of the other sides'. Observation tensor: the
 envs' observation (float32); information state tensor: it and every play
 of the round so far (seat one-hot, card one-hot, cards taken), perfect
-recall.
+recall. `StrategyPolicy` makes a built-in strategy an OpenSpiel policy.
 """
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as policy_lib
 
 from ..engine.envs import N_ACTIONS, PLAYS as P_PLAYS, Rounds, action_name, obs_size
 from ..engine.rules import Rules
@@ -175,6 +176,19 @@ class ScopaState(pyspiel.State):
         """The next action of the move a built-in strategy plays here (asked
         at the move's first step, kept for its others)."""
         return self._rounds.strategy_action(0, strategy)
+
+
+class StrategyPolicy(policy_lib.Policy):
+    """A built-in strategy (`greedy`, `counter`, ...) as an OpenSpiel policy
+    of every seat: in each state, the next action of the move it plays, for
+    OpenSpiel's tools (`exploitability.nash_conv(game, StrategyPolicy(game))`)."""
+
+    def __init__(self, game, strategy: str = "greedy"):
+        super().__init__(game, list(range(game.num_players())))
+        self.strategy = strategy
+
+    def action_probabilities(self, state, player_id=None):
+        return {state.clone().strategy_action(self.strategy): 1.0}
 
 
 def ways(count: int, sizes) -> int:
