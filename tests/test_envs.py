@@ -384,3 +384,23 @@ def test_the_observation_shows_the_position_as_documented(preset):
                             + [int(pos[P.PLAYS]), 40 - int(pos[P.DECK]),
                                int(pos[P.PLAYS] + 1 == pos[P.TOTAL]), int(choosing)])
             rounds.step(int(pick.choice(mask.nonzero()[0])))
+
+
+def test_a_fork_steps_its_own_round_after_the_parent_has_stepped():
+    """`Rounds.fork` after one-row steps (whose kernel arguments `step`
+    keeps): parent and fork go on apart, each as a fresh round would."""
+    parent, fresh = Rounds(1), Rounds(1)
+    for r in (parent, fresh):
+        r.reset(5)
+    for _ in range(3):
+        a = int(np.flatnonzero(parent.state.mask[0])[0])
+        parent.step(a)
+        fresh.step(a)
+    child = parent.fork()
+    for r in (child, parent, fresh):
+        for _ in range(4):                    # each takes the last legal action
+            r.step(int(np.flatnonzero(r.state.mask[0])[-1]))
+    assert child.plays(0) == parent.plays(0) == fresh.plays(0)
+    before = parent.state.pos.copy()
+    child.step(int(np.flatnonzero(child.state.mask[0])[0]))
+    assert (parent.state.pos == before).all() and (child.state.pos != before).any()

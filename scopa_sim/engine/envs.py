@@ -75,6 +75,7 @@ class Rounds:
         self._ask = None                        # scratch for `suggest`, made on first use
         self._lock = threading.Lock()
         self._one = np.zeros(1, np.int64)             # the action of a one-row step
+        self._single = None                           # its entry and arguments (`step`)
         self._asked = {}                              # row -> the move `strategy_action` plays
         self._rng = [np.zeros(1, np.uint64) for _ in range(self.threads)]   # `random_actions`
         self._entries = {}                            # kernel -> its compiled entry (`_entry`)
@@ -93,6 +94,7 @@ class Rounds:
         finished round is followed by the one `stride` rounds on)."""
         self.seed = np.uint64(whole(seed, "seed", 0, MAX_SEED, SEED_SPAN))
         self.stride = whole(stride, "stride", 0, 2**40)
+        self._single = None
         first = whole(first, "first round", 0, 2**43)
         self.state.unit[:] = first + np.arange(self.n)
         self._run(K.RESETS[self.kind], lambda s, lo, hi: (s, self.seed, self.lineup,
@@ -105,13 +107,15 @@ class Rounds:
         `results`) and, with a stride, the next one dealt in its place."""
         if self.n == 1 and isinstance(actions, (int, np.integer)) \
                 and not isinstance(actions, (bool, np.bool_)):
-            a = self._one
             if not (0 <= actions < N_ACTIONS and self.state.mask[0, actions]):
                 raise ValueError(self._illegal(0, int(actions)))
-            a[0] = actions
-            args = (self.state, a, self.seed, self.stride, self.lineup, self.packed,
-                    self._scratch[0])
-            code = self._entry(K.STEPS[self.kind], args)(*args)
+            self._one[0] = actions
+            if self._single is None:                  # a round stepped from Python: made once
+                args = (self.state, self._one, self.seed, self.stride, self.lineup,
+                        self.packed, self._scratch[0])
+                self._single = (self._entry(K.STEPS[self.kind], args), args)
+            entry, args = self._single
+            code = entry(*args)
             if code:
                 self._check(0, code)
             return
@@ -199,7 +203,7 @@ class Rounds:
         shared: use the two from one thread), for search and what-ifs."""
         other = copy.copy(self)
         other.state = K.Envs(*(f.copy() for f in self.state))
-        other._views = None
+        other._views = other._single = None
         other._one, other._asked = np.zeros(1, np.int64), dict(self._asked)
         return other
 
