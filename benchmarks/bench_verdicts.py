@@ -60,7 +60,8 @@ def positions(args):
 def record(args) -> int:
     """Review --record under seeds 1..--seeds; 1 if a verdict changes."""
     runs = [review(args.record, seed=seed, rollouts=args.rollouts, strategy=args.strategy,
-                   precision=args.precision, workers=args.workers) for seed in range(1, args.seeds + 1)]
+                   precision=args.precision, workers=args.workers)
+            for seed in range(1, args.seeds + 1)]
     first = runs[0]
     print(f"{args.record} reviewed with seeds 1..{args.seeds} (rollouts by {args.strategy}, "
           f"at most {args.rollouts:,}): verdict and label of each decision")

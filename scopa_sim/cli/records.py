@@ -177,9 +177,9 @@ def review(record_path, seats, strategy, rollouts, precision, inaccuracy, mistak
     move played on the same deals of the unseen cards, then by --strategy
     for every seat), or exactly when nothing is hidden. Rollouts go on until
     the played move's verdict is decided, its edge is known to --precision,
-    or --rollouts: best (above every
-    other move), worse (below the best), or level (the rollouts cannot tell
-    it from the best, or from its closest rival). A worse play is labelled
+    or --rollouts: best (above every other move), worse (below the best), or
+    level (the rollouts cannot tell it from the best, or from its closest
+    rival). A worse play is labelled
     inaccuracy, mistake or blunder by the largest threshold its cost's
     interval lies above. Every verdict says why: the difference split into
     scopas, settebello, cards, coins and primiera, the largest in words.
