@@ -22,7 +22,7 @@ def default(games: bool) -> int:
 
 
 # ---- advise and review: what values a move ------------------------------------------
-DEFAULT_STRATEGY = "heuristic"          # plays the rollouts out (the quick pass)
+DEFAULT_STRATEGY = "net"                # plays the rollouts out (the quick pass)
 DEFAULT_ROLLOUTS = 10_000               # rollouts per decision, at most (each stops once separated)
 DEEP_STRATEGY = "spimc:samples=40"      # the deep evaluation's: strong, about 0.5 ms a move
 DEEP_SAMPLES = 200                      # its deals of the hidden cards, at most

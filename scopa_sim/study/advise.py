@@ -21,11 +21,10 @@ in batches on threads (or a Dask cluster) in the kernel
 (`kernels/advise.py`); the same seed gives the same numbers for any number
 of workers and any batch size.
 
-The default strategy, heuristic: as the rollouts of a player (pimc with 40
-samples against pimc with heuristic rollouts, 6,000 duplicate deals)
-counter and greedy rollouts ranked moves as well (+0.018 [-0.018, +0.054]
-and -0.017 [-0.052, +0.019] points per round) and random ones worse
-(-0.258 [-0.298, -0.217]); heuristic is the default of pimc too.
+The default strategy, net: over 200 positions of strong self-play its best
+move was one the deep evaluation could not tell from its own best at every
+position, heuristic's at 191 (`benchmarks/bench_advise_rollouts.py`,
+docs/STRENGTH.md), at 12 to 25 times heuristic's cost a rollout.
 
 When to stop. Rollouts run in batches, checked when the total reaches
 `batch` x 1, 2, 4, 8, ... below `rollouts` (`_looks` of them), and stop at
