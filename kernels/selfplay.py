@@ -10,7 +10,10 @@ true deal (`worlds` 0: the target may see the hidden cards, the network
 never does), or averaged over `worlds` deals of the hidden cards sampled as
 the searches sample them (`search.determinize_inferred`), which is less
 noisy. Every move of a decision is played on from the same deals and random
-states (common random numbers), so their targets differ by the moves alone::
+states (common random numbers), so their targets differ by the moves alone.
+With a `teacher` (a pimc search, expert iteration), a move's target is
+instead the teacher's value of it at that decision: its mean over the
+teacher's own sampled deals (`search.pimc`'s totals over its samples)::
 
     samples.after[row]     int64[A_SIZE]: the afterstate
     samples.target[row]    float32: its rollout margin
@@ -23,7 +26,7 @@ import numpy as np
 from ._jit import kernel, outlined
 from .bits import ix
 from .layout import MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAMS
-from .registry import PYTHON, Lineup
+from .registry import P_SAMPLES, PYTHON, Lineup
 from .moves import legal_moves
 from .net import after
 from .play import ASKED, Kit, play_at, play_out
@@ -33,6 +36,9 @@ from .rng import below, next_u64, stream
 from .round import deal_round
 from .search import Deal, copy_into, determinize_inferred, margin, score_into
 from .strategies import choose
+
+
+NO_TEACHER = -1                # Recipe.teacher's strategy where the rollouts make the targets
 
 
 class Samples(NamedTuple):
@@ -51,6 +57,8 @@ class Recipe(NamedTuple):
     infer: float               # how far those deals believe trails (search.determinize_inferred)
     asked: tuple               # a registry.Lineup of PYTHON at every seat: `play.play_out`
                                # hands each decision back (`recipe`)
+    teacher: tuple             # a registry.Lineup: the pimc search whose move values are the
+                               # targets, or NO_TEACHER at every seat
 
 
 class Rollout(NamedTuple):
@@ -69,11 +77,13 @@ def rollout_scratch():
                    np.zeros(1, np.uint64), np.zeros((MAX_PLAYERS, N_SIDE), np.int16))
 
 
-def recipe(lineup, rollout, explore, worlds, infer):
-    """A Recipe of these (lineups: `registry.Lineup`s)."""
+def recipe(lineup, rollout, explore, worlds, infer, teacher=None):
+    """A Recipe of these (lineups: `registry.Lineup`s; no teacher: None)."""
+    def everywhere(strategy):
+        return Lineup(np.full(MAX_PLAYERS, strategy, np.int64),
+                      np.zeros((MAX_PLAYERS, N_PARAMS), np.float64))
     return Recipe(lineup, rollout, float(explore), int(worlds), float(infer),
-                  Lineup(np.full(MAX_PLAYERS, PYTHON, np.int64),
-                         np.zeros((MAX_PLAYERS, N_PARAMS), np.float64)))
+                  everywhere(PYTHON), everywhere(NO_TEACHER) if teacher is None else teacher)
 
 
 def samples(rows, size):
@@ -121,11 +131,19 @@ def self_play(seed, first, count, rules, recipe, out, scratch, roll):
 
 @kernel
 def targets(recipe, play, m, rules, kit, roll, target):
-    """Each of the m moves' target into target[:m]: its margin played on by
-    the rollout lineup, in the true deal or averaged over sampled ones; every
-    move on the same deal from the same random state."""
+    """Each of the m moves' target into target[:m]: the teacher's value of
+    it, or its margin played on by the rollout lineup, in the true deal or
+    averaged over sampled ones; every move on the same deal from the same
+    random state."""
     pos, deck = play.pos, play.deck
     seat = np.int64(pos[TURN])
+    teacher = recipe.teacher.strategies[ix(seat)]
+    if teacher != NO_TEACHER:
+        p = recipe.teacher.params[ix(seat)]
+        choose(teacher, p, seat, m, play, kit)          # pimc: its totals over its samples
+        for i in range(m):
+            target[i] = kit.search.totals[i] / p[P_SAMPLES]
+        return
     side = rules[R_TEAMS + seat]
     sample = roll.sample
     worlds = max(recipe.worlds, 1)

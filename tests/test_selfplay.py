@@ -124,10 +124,21 @@ def kernel_moves(rnd: Round):
     return [(int(c), tuple(R.cards_of(t))) for c, t in zip(cards[:n], takes[:n])]
 
 
+def on_deal(rnd: Round, pos, deck, move, roll: Chooser, rng: np.ndarray, side: int) -> int:
+    """The margin of `move` played in the deal (pos, deck) of `rnd`, then
+    played on by `roll`."""
+    child = rnd.copy()
+    child._pos, child._deck = pos.copy(), deck.copy()   # the same round in that deal
+    child.play(*move)
+    return margin(play_on(child, roll, rng), side)
+
+
 def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worlds: int,
-                     infer: float, with_targets: bool) -> list[Sample]:
+                     infer: float, with_targets: bool, teach: int = 0) -> list[Sample]:
     """The samples of the decision at `rnd` (the seat to play has 2+ moves
-    and the deck is not out)."""
+    and the deck is not out); with `teach` (a pimc teacher's samples, its
+    rollouts by `roll`, which must draw nothing), each target is the mean
+    margin of its move over that many deals drawn as pimc draws them."""
     rules = rnd.rules
     moves = rnd.legal_moves()
     assert [tuple(m) for m in moves] == kernel_moves(rnd)     # the kernel's canonical order
@@ -136,7 +147,15 @@ def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worl
     side = rules.teams[seat]
     vector = kernel_rules(rules)
     targets = [np.float32(0.0)] * len(moves)
-    for _ in range(max(worlds, 1)):
+    totals = np.zeros(len(moves))
+    for _ in range(teach):
+        dpos, ddeck = np.zeros(POS_SIZE, np.uint64), np.zeros(40, np.int64)
+        K.search.determinize_inferred(pos, deck, np.int64(seat), rng, dpos, ddeck,
+                                      np.zeros(W_SIZE, np.int64), float(infer))
+        totals += [on_deal(rnd, dpos, ddeck, move, roll, rng, side) for move in moves]
+    if teach:
+        targets = [np.float32(t / teach) for t in totals]
+    for _ in range(max(worlds, 1) if not teach else 0):
         if worlds:                     # a deal of the hidden cards, as the searches sample them
             dpos, ddeck = np.zeros(POS_SIZE, np.uint64), np.zeros(40, np.int64)
             K.search.determinize_inferred(pos, deck, np.int64(seat), rng, dpos, ddeck,
@@ -161,9 +180,10 @@ def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worl
 
 def reference(rules: Rules, seed: int, units, play: Chooser, roll: Chooser,
               explore: float = 0.0, worlds: int = 0, infer: float = INFER,
-              with_targets: bool = True) -> list[Sample]:
+              with_targets: bool = True, teach: int = 0) -> list[Sample]:
     """The samples of rounds `units` of run `seed` (see the module docstring);
-    without `with_targets` no rollout is played (every target 0)."""
+    without `with_targets` no rollout is played (every target 0); `teach`:
+    see `decision_samples`."""
     out = []
     for u in units:
         rnd = Round(rules, deck=dealt_deck(seed, u), dealer=u % rules.players)
@@ -173,7 +193,7 @@ def reference(rules: Rules, seed: int, units, play: Chooser, roll: Chooser,
             moves = rnd.legal_moves()
             m = len(moves)
             if m > 1 and rnd.deck:
-                out += decision_samples(rnd, u, rng, roll, worlds, infer, with_targets)
+                out += decision_samples(rnd, u, rng, roll, worlds, infer, with_targets, teach)
             if explore > 0 and m > 1 and K.rng.below(rng, 1 << 20) < explore * (1 << 20):
                 i = int(K.rng.below(rng, m))
             else:
@@ -259,10 +279,24 @@ def test_samples_with_random_draws_match_the_reference(lineup, rollout, explore)
     assert_matches(ref, got, seed)
 
 
+def test_a_teachers_targets_are_its_mean_margins_over_its_own_deals():
+    """With a pimc teacher (greedy rollouts, which draw nothing) each target
+    is the mean margin of its move over the teacher's 3 deals, drawn from
+    the decide stream as pimc draws them; the play goes on from the stream
+    as the teacher left it."""
+    teacher = "pimc:rollout=greedy,samples=3"
+    got = generate(SCOPA, SEED, 0, 2, lineup="greedy", explore=0.2, workers=1, teacher=teacher)
+    ref = reference(SCOPA, SEED, range(2), deciding(SCOPA, "greedy"), suggesting("greedy"),
+                    explore=0.2, teach=3)
+    assert len(ref) > 30
+    assert_matches(ref, got, SEED)
+
+
 # -- 2. workers and batches do not change the samples -----------------------------
 @pytest.mark.parametrize("kw", [
     dict(lineup="endgame", rollout="endgame"),
     dict(lineup="greedy", rollout="random", explore=0.3, worlds=2),
+    dict(lineup="greedy", teacher="pimc:leaf=net,depth=2,samples=2"),
 ])
 def test_workers_and_batches_give_the_same_samples(kw):
     one = generate(SCOPA, SEED, 0, 400, workers=1, **kw)

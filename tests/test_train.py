@@ -128,3 +128,35 @@ def test_compiling_shows_on_the_progress_line(tmp_path, monkeypatch):
                                     "--chunk", "30", "--check", "0"])
     assert res.exit_code == 0, res.output
     assert "train: compiling the self-play kernels first (first run only: minutes)" in res.stderr
+
+
+def test_a_teacher_makes_the_targets_and_a_start_network_is_where_the_learner_begins(tmp_path):
+    """Expert iteration (issue 45): `--teacher` (a pimc search) values the
+    moves, `--start` sets the learner's first weights (at a learning rate
+    too small to move them, they come out unchanged), and `--generation`
+    hands each generation's teacher the network of the one before."""
+    first = tmp_path / "first"
+    T.train(first, T.Settings(**{**TINY, "samples": 200}), workers=1)
+    taught = tmp_path / "taught"
+    settings = T.Settings(**{**TINY, "samples": 400, "lr": 1e-12, "start": str(first / T.NET),
+                             "teacher": "pimc:rollout=greedy,samples=2"})
+    T.train(taught, settings, workers=1)
+    for a, b in zip(nets.load(first / T.NET).arrays, nets.load(taught / T.NET).arrays):
+        np.testing.assert_allclose(a, b, atol=1e-6)
+    assert settings.teaching(0, taught) == "pimc:samples=2,rollout=greedy"
+    gen = T.Settings(**{**TINY, "generation": 2, "teacher": "pimc:leaf=net,samples=2"})
+    assert gen.teaching(3, taught) == f"pimc:samples=2,leaf=net,weights={taught / 'gen-3.npz'}"
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--teacher", "spimc"], "--teacher is a pimc search"),
+    (["--teacher", "pimc:samples=x"], "--teacher: parameter samples"),
+    (["--teacher", f"pimc:weights={nets.shipped_path()}", "--generation", "2"],
+     "leave its weights out"),
+    (["--start", "missing.npz"], "--start"),
+])
+def test_a_bad_teacher_or_start_is_one_line_and_writes_nothing(tmp_path, options, message):
+    out = tmp_path / "n"
+    res = CliRunner().invoke(main, ["train", "--out", str(out), "--samples", "100", *options])
+    assert res.exit_code == 2 and message in res.output, res.output
+    assert not out.exists()

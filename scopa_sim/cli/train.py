@@ -28,13 +28,28 @@ from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, res
 @click.option("--chunk", type=click.IntRange(1, 10**7), default=10_000, show_default=True,
               help="Rounds per chunk: the learner trains after each, and a checkpoint is "
                    "written.")
+@click.option("--teacher", default="", metavar="SPEC",
+              help="Expert iteration: a pimc search whose values of a decision's moves are "
+                   "their targets, instead of endgame's rollouts (e.g. "
+                   "pimc:leaf=net,depth=4,samples=40).")
+@click.option("--start", default="", metavar="WEIGHTS",
+              help="The network the learner starts from: a weights file, or `shipped` "
+                   "(default: fresh weights).")
+@click.option("--generation", type=click.IntRange(0, 10**8), default=0, show_default=True,
+              help="Chunks per generation: after each, the network so far plays the rounds "
+                   "and is the teacher's (or the rollouts') net (0: one generation).")
+@click.option("--lr", type=click.FloatRange(0, 1, min_open=True), default=2e-3,
+              show_default=True,
+              help="The learning rate at its peak (it warms up, then falls as a cosine over "
+                   "the budget); lower to refine a --start network.")
 @click.option("--resume", is_flag=True,
               help="Go on with the training in --out, with its own settings (after Ctrl-C, "
                    "a kill, or to a larger budget: --samples or --hours); an option given "
                    "that differs from the training's is refused.")
 @workers_option
 @QUIET
-def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, quiet):
+def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, generation,
+          lr, resume, workers, quiet):
     """Train the `net` strategy's network by self-play (docs/STRENGTH.md).
 
     Rounds are played by endgame; every legal move of the decisions the
@@ -42,7 +57,9 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
     learns each move's mean margin from what the mover sees. After every
     fourth chunk of rounds (10,000 each) the network plays endgame on the
     same duplicate deals: curve.csv and curve.png show its strength against
-    training time.
+    training time. With --teacher, a search's values of the moves are the
+    targets instead (expert iteration; --start and --generation let the
+    network it makes drive the next search).
     Needs torch: pip install 'scopa-sim[train]'.
 
     \b
@@ -51,6 +68,7 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
       scopa-sim train --out mynet --resume --samples 30000000   # then this
       scopa-sim train --out mynet --resume                # go on after Ctrl-C
       scopa-sim train --out s3 --preset scopa-3 --hours 1
+      scopa-sim train --out ex --start shipped --teacher pimc:leaf=net,depth=4 --hours 1
       scopa-sim simulate --strategies net:weights=mynet/net.npz,endgame
     """
     check_out([out_dir], folder=True)
@@ -58,7 +76,8 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, resume, workers, 
     from ..engine.compiled import training_needs_compile
     from ..study.train import train as run
     options = dict(preset=preset, seed=parse_seed(seed), samples=samples or 0,
-                   hours=hours or 0.0, check=check, chunk=chunk)
+                   hours=hours or 0.0, check=check, chunk=chunk, teacher=teacher, start=start,
+                   generation=generation, lr=lr)
     ctx = click.get_current_context()
     given = {k: v for k, v in options.items()
              if ctx.get_parameter_source(k) is not ParameterSource.DEFAULT}

@@ -120,15 +120,16 @@ def exact(rules: Rules, seat: int, pos: np.ndarray, deck: np.ndarray, cards: np.
 class SelfPlay:
     """Self-play of rounds for the net strategy's training: `play` (Seats)
     at the table, each sampled decision's moves valued by `roll` (Seats)
-    playing on, in the true deal or over `worlds` sampled deals."""
+    playing on, in the true deal or over `worlds` sampled deals, or by
+    `teach` (Seats of a pimc search at every seat, or None): its values."""
 
     def __init__(self, rules: Rules, play: Seats, roll: Seats, explore: float, worlds: int,
-                 infer: float):
+                 infer: float, teach: Seats | None = None):
         self.play = play
-        self.networks = list(dict.fromkeys(play.nets + roll.nets))
+        self.networks = list(dict.fromkeys(play.nets + roll.nets + (teach.nets if teach else [])))
         index = {w: k for k, w in enumerate(self.networks)}
         self.recipe = S.recipe(_lineup(play, index), _lineup(roll, index), explore, worlds,
-                               infer)
+                               infer, _lineup(teach, index) if teach else None)
         self.vector = kernel_rules(rules)
         self.record = nets.record(self.networks)
 

@@ -25,14 +25,16 @@ ROOM = 400                     # sample rows per round, at most (a decision that
 
 def generate(rules: Rules, seed: int, first: int, count: int, lineup="endgame",
              rollout="endgame", explore: float = 0.0, worlds: int = 0, infer: float = 0.5,
-             workers: int | None = None):
+             workers: int | None = None, teacher=None):
     """Samples of rounds first..first+count-1 of run `seed`: afterstates
     (int64[rows, A_SIZE]), targets (float32[rows]) and decisions (int64[rows]),
     `lineup` playing every seat (a strategy, or one per side or seat) and
     `rollout` playing the rounds on from each move, in the true deal or over
-    `worlds` sampled deals (`kernels.selfplay`)."""
+    `worlds` sampled deals; or, with a `teacher` (a pimc strategy), its
+    values of the moves (`kernels.selfplay`)."""
     play, roll = (Seats(rules, _every_seat(s, rules)) for s in (lineup, rollout))
-    game = SelfPlay(rules, play, roll, explore, worlds, infer)
+    teach = Seats(rules, _every_seat(teacher, rules)) if teacher else None
+    game = SelfPlay(rules, play, roll, explore, worlds, infer, teach)
     starts = list(range(first, first + count, BATCH))
 
     def batch(start):

@@ -12,6 +12,12 @@ sampled at each decision. The loss compares each move's value less its
 decision's mean (the deal's luck cancels there), plus a little of the plain
 error (`anchor`).
 
+Expert iteration (`teacher`): a pimc search (e.g. `pimc:leaf=net,depth=4,
+samples=40`) values every move of each decision instead, from what the
+mover sees, and its values are the targets; `start` sets the learner's first
+weights (the shipped network, to refine it) and `generation` hands each
+generation's teacher, and lineup, the network that ended the one before.
+
 Rounds come in chunks (`Settings.chunk`), each generated on all cores and
 added to a replay of the last `replay` chunks; after each chunk the learner
 takes `passes` passes' worth of minibatch steps on the replay (Adam, cosine
@@ -43,6 +49,7 @@ import numpy as np
 from ..engine import nets
 from ..engine.rules import Rules
 from ..engine.nets import F_SIZE, features
+from ..engine.strategies import parse_strategy
 from .matches import compare
 from .selfplay import generate
 
@@ -77,6 +84,8 @@ class Settings:
     generation: int = 0            # chunks per generation (0: one generation, endgame's rollouts)
     check: int = 2000              # duplicate deals of each strength check (0: none)
     check_every: int = 4           # chunks between checks
+    teacher: str = ""              # a pimc search whose move values are the targets ("": rollouts)
+    start: str = ""                # the network the learner starts from ("": fresh weights)
 
     def __post_init__(self):
         Rules.resolve(self.preset)
@@ -85,6 +94,39 @@ class Settings:
         for name in ("chunk", "replay", "batch"):
             if not 0 < getattr(self, name) <= 10**8:
                 raise TrainError(f"{name} must be a whole number 1..10**8")
+        if not 0 <= self.generation <= 10**8:
+            raise TrainError("generation must be a whole number 0..10**8")
+        if self.teacher:
+            self.teaching(0, Path("."))
+
+    def teaching(self, g: int, out: Path) -> str | None:
+        """The teacher of generation g as a strategy spec: with generations,
+        its network is the one that ended the generation before; None
+        without a teacher."""
+        if not self.teacher:
+            return None
+        try:
+            s = parse_strategy(self.teacher)
+        except ValueError as e:
+            raise TrainError(f"--teacher: {e}") from None
+        if s.name != "pimc":
+            raise TrainError(f"--teacher is a pimc search (its move values are the targets), "
+                             f"e.g. pimc:leaf=net,depth=4,samples=40, not {self.teacher!r}")
+        if self.generation and "weights=" in str(s):
+            raise TrainError("--teacher: leave its weights out with --generation: each "
+                             "generation's teacher plays the network of the one before")
+        return f"{s},weights={out / f'gen-{g}.npz'}" if g else str(s)
+
+    def first_weights(self):
+        """The network the learner starts from (`nets.Weights`), checked."""
+        try:
+            w = nets.load(self.start) if self.start != "shipped" else nets.shipped()
+        except (OSError, ValueError) as e:
+            raise TrainError(f"--start: {e}") from None
+        if w.shape != tuple(self.hidden):
+            raise TrainError(f"--start: {self.start} is a {w.shape[0]}x{w.shape[1]} network, "
+                             f"the training's is {self.hidden[0]}x{self.hidden[1]}")
+        return w
 
     def done(self, samples: int, seconds: float) -> bool:
         return (0 < self.samples <= samples) or (0 < self.hours <= seconds / 3600)
@@ -124,6 +166,17 @@ def arrays(net) -> tuple:
     return tuple(np.ascontiguousarray(t.detach().numpy(), np.float32) for t in out)
 
 
+def _load_weights(net, weights, torch) -> None:
+    """Set the torch network to a `nets.Weights` (the inverse of `arrays`)."""
+    w1, b1, w2, b2, w3, b3 = weights.arrays
+    first, second, last = net[0], net[2], net[4]
+    with torch.no_grad():
+        for param, value in ((first.weight, w1.T), (first.bias, b1), (second.weight, w2.T),
+                             (second.bias, b2), (last.weight, w3[None, :]),
+                             (last.bias, np.reshape(b3, 1))):
+            param.copy_(torch.from_numpy(np.ascontiguousarray(value, np.float32)))
+
+
 class Replay:
     """The last chunks' samples (afterstates, targets, decisions), by chunk;
     a decision's moves are consecutive rows, `starts`/`ends` each's rows."""
@@ -156,6 +209,8 @@ def train(out: Path, settings: Settings | dict | None = None, resume: bool = Fal
     torch.set_num_threads(workers)
     torch.manual_seed(settings.seed)
     net = model(settings.hidden, torch)
+    if settings.start and not (resume and (out / CHECKPOINT).exists()):
+        _load_weights(net, settings.first_weights(), torch)
     opt = torch.optim.Adam(net.parameters(), lr=settings.lr)
     state = {"chunk": 0, "samples": 0, "seconds": 0.0, "loss": float("nan"), "steps": 0}
     rng = np.random.default_rng(settings.seed)
@@ -234,6 +289,8 @@ def _start(out: Path, settings: Settings | dict | None, resume: bool) -> Setting
                          f"another --out")
     if out.is_dir() and any(out.iterdir()):
         raise TrainError(f"{out} is a folder with other files in it: choose a new or empty --out")
+    if settings.start:
+        settings.first_weights()                   # refused before anything is written
     out.mkdir(parents=True, exist_ok=True)
     _keep(out, settings)
     return settings
@@ -254,7 +311,7 @@ def _chunk(out: Path, rules, settings: Settings, k: int, workers: int) -> tuple:
     player = f"net:weights={out / f'gen-{g}.npz'}" if g else None
     return generate(rules, settings.seed, k * settings.chunk, settings.chunk,
                     player or settings.lineup, player or settings.rollout, settings.explore,
-                    settings.worlds, workers=workers)
+                    settings.worlds, workers=workers, teacher=settings.teaching(g, out))
 
 
 def _learn(net, opt, replay: Replay, steps: int, settings: Settings, state: dict, rng,
