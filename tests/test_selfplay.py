@@ -124,11 +124,20 @@ def kernel_moves(rnd: Round):
     return [(int(c), tuple(R.cards_of(t))) for c, t in zip(cards[:n], takes[:n])]
 
 
-def on_deal(rnd: Round, pos, deck, move, roll: Chooser, rng: np.ndarray, side: int) -> int:
-    """The margin of `move` played in the deal (pos, deck) of `rnd`, then
-    played on by `roll`."""
+def sampled_deal(pos, deck, seat: int, rng: np.ndarray, infer: float) -> tuple:
+    """A deal of the cards the seat has not seen, as the searches sample them."""
+    dpos, ddeck = np.zeros(POS_SIZE, np.uint64), np.zeros(40, np.int64)
+    K.search.determinize_inferred(pos, deck, np.int64(seat), rng, dpos, ddeck,
+                                  np.zeros(W_SIZE, np.int64), float(infer))
+    return dpos, ddeck
+
+
+def on_deal(rnd: Round, deal, move, roll: Chooser, rng: np.ndarray, side: int) -> int:
+    """The margin of `move` played in `deal` ((pos, deck) of `rnd`; None: the
+    true one), then played on by `roll` from random state `rng`."""
     child = rnd.copy()
-    child._pos, child._deck = pos.copy(), deck.copy()   # the same round in that deal
+    if deal is not None:           # the same round in the sampled deal (Round's own arrays)
+        child._pos, child._deck = deal[0].copy(), deal[1].copy()
     child.play(*move)
     return margin(play_on(child, roll, rng), side)
 
@@ -147,30 +156,21 @@ def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worl
     side = rules.teams[seat]
     vector = kernel_rules(rules)
     targets = [np.float32(0.0)] * len(moves)
-    totals = np.zeros(len(moves))
-    for _ in range(teach):
-        dpos, ddeck = np.zeros(POS_SIZE, np.uint64), np.zeros(40, np.int64)
-        K.search.determinize_inferred(pos, deck, np.int64(seat), rng, dpos, ddeck,
-                                      np.zeros(W_SIZE, np.int64), float(infer))
-        totals += [on_deal(rnd, dpos, ddeck, move, roll, rng, side) for move in moves]
     if teach:
+        totals = np.zeros(len(moves))
+        for _ in range(teach):
+            deal = sampled_deal(pos, deck, seat, rng, infer)
+            totals += [on_deal(rnd, deal, move, roll, rng, side) for move in moves]
         targets = [np.float32(t / teach) for t in totals]
-    for _ in range(max(worlds, 1) if not teach else 0):
-        if worlds:                     # a deal of the hidden cards, as the searches sample them
-            dpos, ddeck = np.zeros(POS_SIZE, np.uint64), np.zeros(40, np.int64)
-            K.search.determinize_inferred(pos, deck, np.int64(seat), rng, dpos, ddeck,
-                                          np.zeros(W_SIZE, np.int64), float(infer))
+    for _ in range(0 if teach else max(worlds, 1)):
+        deal = sampled_deal(pos, deck, seat, rng, infer) if worlds else None
         key = np.uint64(K.rng.next_u64(rng))
         if not with_targets:
             continue
         for i, move in enumerate(moves):
-            child = rnd.copy()
-            if worlds:                 # the same round in the sampled deal (Round's own arrays)
-                child._pos, child._deck = dpos.copy(), ddeck.copy()
-            child.play(*move)
             stream = np.zeros(1, np.uint64)
             K.rng.stream(key, np.int64(0), stream)
-            v = margin(play_on(child, roll, stream), side)
+            v = on_deal(rnd, deal, move, roll, stream, side)
             targets[i] = np.float32(targets[i] + v / max(worlds, 1))
     return [Sample(unit, plays, seat, len(moves), tuple(move), (unit << 6) | plays,
                    R.afterstate(pos, vector, seat, move.card, mask_of(move.captured)),
