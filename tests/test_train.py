@@ -154,6 +154,7 @@ def test_a_teacher_makes_the_targets_and_a_start_network_is_where_the_learner_be
     (["--teacher", f"pimc:weights={nets.shipped_path()}", "--generation", "2"],
      "leave its weights out"),
     (["--start", "missing.npz"], "--start"),
+    (["--teacher", "pimc:rollout=docs/examples/greedy_jit.py:greedy"], "built-in strategies only"),
 ])
 def test_a_bad_teacher_or_start_is_one_line_and_writes_nothing(tmp_path, options, message):
     out = tmp_path / "n"

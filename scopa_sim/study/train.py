@@ -112,6 +112,9 @@ class Settings:
         if s.name != "pimc":
             raise TrainError(f"--teacher is a pimc search (its move values are the targets), "
                              f"e.g. pimc:leaf=net,depth=4,samples=40, not {self.teacher!r}")
+        if s.users():
+            raise TrainError("--teacher: self-play plays built-in strategies only, not a "
+                             "strategy of yours as its rollout")
         if self.generation and "weights=" in str(s):
             raise TrainError("--teacher: leave its weights out with --generation: each "
                              "generation's teacher plays the network of the one before")
