@@ -19,6 +19,7 @@ import numpy as np
 from ._jit import outlined
 from .bits import ONE
 from .layout import N_CARDS, R_HAND_SIZE, R_PLAYERS, R_REFILL, R_TABLE_SIZE
+from .position import set_aside
 from .round import deal_deck
 
 
@@ -28,14 +29,15 @@ def deal_sets(seed, units, numbers, dealers, rules, hands, dealt, tables, deck, 
     rng uint64[1])."""
     n, table_size = rules[R_PLAYERS], rules[R_TABLE_SIZE]
     size = rules[R_HAND_SIZE] * n
-    end = N_CARDS if rules[R_REFILL] else table_size + size
     for row in range(units.shape[0]):
         deal_deck(seed, units[row], numbers[row], deck, rng)
-        for i in range(table_size):
+        out = set_aside(deck, rules)                                # fewer ranks: past those
+        for i in range(out, out + table_size):
             tables[row] |= ONE << np.uint64(deck[i])
         seat = dealers[row] + 1 if dealers[row] + 1 < n else 0     # the leader first
-        first = table_size + size                                   # past the first hands
-        for at in range(table_size, end):
+        first = out + table_size + size                             # past the first hands
+        end = N_CARDS if rules[R_REFILL] else first
+        for at in range(out + table_size, end):
             card = ONE << np.uint64(deck[at])
             dealt[row, seat] |= card
             if at < first:

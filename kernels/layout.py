@@ -16,7 +16,7 @@ the table (tests/test_variants.py).
 """
 import numpy as np
 
-from .rule_table import MAX_PLAYERS, PRIMIERA, RULES  # noqa: F401 (PRIMIERA: by rank 1..10)
+from .rule_table import APPENDED, MAX_PLAYERS, PRIMIERA, RULES  # noqa: F401 (PRIMIERA: by rank)
 
 N_CARDS = 40
 N_RANKS = 10
@@ -47,12 +47,13 @@ def slots(fields):
 
 # ---- rules vector (int64): what the one kernel is general in --------------
 # From the one table of rules (`rule_table.RULES`): the one-slot records first,
-# then the longer ones (`R_TEAMS + seat`: the side of each seat; `R_PRIMIERA_SCALE
+# then the longer ones, then those added later (`rule_table.APPENDED`) (`R_TEAMS + seat`: the side of each seat; `R_PRIMIERA_SCALE
 # + rank - 1`: the primiera scale; `R_BEST + suit slice`: that suit's best
 # primiera value, `primiera_table` of the scale). Each record's slot is
 # `R_<NAME>` (see the module docstring).
-RULE_FIELDS = tuple((r.name, r.size) for r in sorted(RULES, key=lambda r: r.size > 1)
-                    if r.size)
+_ORDER = sorted((r for r in RULES if r.name not in APPENDED), key=lambda r: r.size > 1) + \
+    [r for name in APPENDED for r in RULES if r.name == name]
+RULE_FIELDS = tuple((r.name, r.size) for r in _ORDER if r.size)
 RULE_SLOTS, R_SIZE = slots(RULE_FIELDS)
 globals().update(("R_" + name.upper(), at) for name, at in RULE_SLOTS.items())
 

@@ -21,6 +21,9 @@ are declared once, in `POS_FIELDS` (name, size), and numbered from there::
                         could have captured from the table it trailed on
 
 The deck order lives beside it (int64[40]); cards below `pos[DECK]` are dealt.
+Under rules with fewer ranks than ten (`R_RANKS`) the cards set aside lead
+the deck order, below the table's, and lie in pile OUT, which no side has
+(`start_round`): seen by every seat, scored by none.
 A position being played travels as a `Board` record: the position, its deck
 order, the scratch for its legal moves and the log of its plays.
 """
@@ -31,8 +34,8 @@ import numpy as np
 from ._jit import kernel
 from .bits import ONE, ZERO, ix, lowest, popcount
 from .layout import (
-    ALL_CARDS, MAX_MOVES, MAX_PLAYERS, N_CARDS, R_ACE_TAKES_ALL, R_HAND_SIZE, R_PLAYERS, R_REFILL,
-    R_TABLE_SIZE, R_TEAMS, RANK, slots)
+    ALL_CARDS, MAX_MOVES, MAX_PLAYERS, N_CARDS, N_RANKS, R_ACE_TAKES_ALL, R_HAND_SIZE, R_PLAYERS,
+    R_RANKS, R_REFILL, R_TABLE_SIZE, R_TEAMS, RANK, slots)
 from .moves import SUMS, clears_for_scopa
 
 POS_FIELDS = (("hand", MAX_PLAYERS), ("pile", MAX_PLAYERS), ("table", 1),
@@ -42,6 +45,7 @@ _AT, POS_SIZE = slots(POS_FIELDS)
 HAND, PILE, TABLE, SCOPAS, LAST, TURN, PLAYS, TOTAL, DECK, CAPTURES, DEALER, VOID = (
     _AT[f] for f in ("hand", "pile", "table", "scopas", "last", "turn", "plays", "total",
                      "deck", "captures", "dealer", "void"))
+OUT = MAX_PLAYERS - 1      # the pile of the cards out of the round: no side's (at most 5 sides)
 
 
 class Board(NamedTuple):
@@ -89,17 +93,44 @@ def deal(pos, deck, rules, beliefs=True):
 
 
 @kernel
+def set_aside(deck, rules):
+    """Move the cards of ranks above `R_RANKS` to the front of the deck order,
+    ascending, the others after them in their order (a shuffled deck stays
+    shuffled); return how many were set aside (none under ten ranks: the
+    deck is left as it is)."""
+    ranks = rules[R_RANKS]
+    if ranks == N_RANKS:
+        return 0
+    at = N_CARDS                          # the kept cards to the back, in their order
+    for i in range(N_CARDS - 1, -1, -1):
+        if deck[i] % N_RANKS < ranks:
+            at -= 1
+            deck[at] = deck[i]
+    out = 0
+    for c in range(N_CARDS):
+        if c % N_RANKS >= ranks:
+            deck[out] = c
+            out += 1
+    return out
+
+
+@kernel
 def start_round(pos, deck, dealer, rules):
-    """The position after the table cards and the first hands are dealt."""
+    """The position after the table cards and the first hands are dealt,
+    the cards of ranks above `R_RANKS` set aside first (`set_aside`) into
+    pile OUT."""
     for i in range(POS_SIZE):             # its known size: stores, not a call to memset
         pos[i] = ZERO
+    out = set_aside(deck, rules)
+    for i in range(out):
+        pos[PILE + OUT] |= ONE << np.uint64(deck[i])
     table = ZERO
-    for i in range(rules[R_TABLE_SIZE]):
+    for i in range(out, out + rules[R_TABLE_SIZE]):
         table |= ONE << np.uint64(deck[i])
     pos[TABLE] = table
-    pos[DECK] = rules[R_TABLE_SIZE]
+    pos[DECK] = out + rules[R_TABLE_SIZE]
     pos[DEALER] = dealer
-    dealt = (N_CARDS - rules[R_TABLE_SIZE] if rules[R_REFILL]
+    dealt = (N_CARDS - out - rules[R_TABLE_SIZE] if rules[R_REFILL]
              else rules[R_PLAYERS] * rules[R_HAND_SIZE])
     pos[TOTAL] = dealt
     deal(pos, deck, rules, None)          # every VOID is clear

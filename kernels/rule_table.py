@@ -9,8 +9,9 @@ list of flags. Adding a flag is a record here, its effect in the kernels and
 in the reference engine, and a test (docs/DEVELOPING.md, "Adding a rule flag").
 
 The rules vector holds the records' one-slot fields first, then the longer
-ones, each group in the order declared here, so a slot's number stays put
-until a record is added before it.
+ones, each group in the order declared here, then the records named in
+`APPENDED` (added since users' strategies were first written against the
+slots), in that order: a new record goes there, so no slot ever moves.
 """
 from typing import NamedTuple
 
@@ -44,6 +45,9 @@ RULES = (
          "cards face up on the table at the start of a round"),
     Rule("refill", "setting", "bool", True,
          "new hands of hand_size when all hands are empty, while the deck lasts"),
+    Rule("ranks", "setting", "int", 10,
+         "ranks in play, A up to this one in every suit: 10 is the 40-card deck; fewer "
+         "(4 * ranks cards) make small games, e.g. for exact solvers; the others are set aside"),
     Rule("target", "variant", "int", 11,
          "a game ends after a round in which a side has at least this many points "
          "(11, 16, 21 or any 1..1000)",
@@ -69,4 +73,5 @@ RULES = (
     Rule("best", "derived", "tuple", None,
          "each 10-bit suit slice's best primiera value (`layout.primiera_table`)", size=1024),
 )
+APPENDED = ("ranks",)        # the records added later: last in the rules vector, in this order
 OPTIONS = tuple(r for r in RULES if r.kind != "derived")       # the `Rules` fields, in order

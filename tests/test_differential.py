@@ -170,6 +170,9 @@ VARIANTS = [
     "scopa-4-nine+ace_takes_all+re_bello+primiera_scale=30,2,3,4,5,6,7,8,9,40",
     "scopone-scientifico+fewest_cards+scopa_on_last_play+napola",
     "scopa-6+ace_takes_all+primiera_forfeit+re_bello",
+    "scopa+ranks=3+hand_size=2",
+    "scopa+ranks=2+table_size=2+refill=false",
+    "scopa-4+ranks=7+ace_takes_all+re_bello",
 ]
 RULES.update({name: (lambda name=name: name) for name in VARIANTS})
 PAIRS = [("random", "random"), ("greedy", "greedy"), ("random", "greedy")]
@@ -260,6 +263,7 @@ def test_every_preset_and_option_is_compared():
         assert any(getattr(r, flag) for r in compared), flag
     assert any(r.primiera_scale != ref.RefRules().primiera_scale for r in compared)
     assert any(r.target != 11 for r in compared)
+    assert any(r.ranks != 10 for r in compared)
 
 
 @pytest.mark.parametrize("seed", [0, 2**32 + 1, 2**63 - 1])

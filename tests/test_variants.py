@@ -482,11 +482,14 @@ def test_the_rule_table_makes_the_rules_fields_and_the_kernel_slots():
     assert L.R_SIZE == at
     assert {k for k in vars(L) if k.startswith("R_")} == {
         "R_SIZE", *("R_" + r.name.upper() for r in RULES if r.size)}
-    sizes = [size for _, size in L.RULE_FIELDS]
-    assert sizes == sorted(sizes, key=lambda s: s > 1)      # the one-slot records first
+    from scopa_sim.kernels.rule_table import APPENDED
+    first = [size for name, size in L.RULE_FIELDS if name not in APPENDED]
+    assert first == sorted(first, key=lambda s: s > 1)      # the one-slot records first
+    assert [name for name, _ in L.RULE_FIELDS[len(first):]] == list(APPENDED)   # the later last
     # the slots users' strategies were written against stay where they were
     assert (L.R_PLAYERS, L.R_SCOPA_ON_LAST_PLAY, L.R_ACE_TAKES_ALL, L.R_NAPOLA, L.R_TEAMS,
-            L.R_PRIMIERA_SCALE, L.R_BEST, L.R_SIZE) == (0, 6, 8, 11, 12, 18, 28, 1052)
+            L.R_PRIMIERA_SCALE, L.R_BEST, L.R_RANKS, L.R_SIZE) == (0, 6, 8, 11, 12, 18, 28, 1052,
+                                                                  1053)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -500,7 +503,7 @@ def test_pack_puts_every_option_at_its_slot(preset):
         at = getattr(L, "R_" + o.name.upper())
         assert tuple(v[at:at + len(value)]) == value, o.name
     assert v[L.R_SIDES] == r.n_sides
-    assert list(v[L.R_BEST:]) == list(L.primiera_table(r.primiera_scale))
+    assert list(v[L.R_BEST:L.R_BEST + 1024]) == list(L.primiera_table(r.primiera_scale))
 
 
 def test_the_options_table_of_variants_md_is_the_rule_tables():

@@ -79,14 +79,19 @@ def deal_sets(seed: int, units: np.ndarray, numbers: np.ndarray, dealers: np.nda
     """(hands, dealt, tables) of the rows, as `kernels.deals.deal_sets` fills
     them: the table first, then one card at a time to each seat from the
     leader, the first `hand_size` each the hands."""
-    n, rows, table = rules.players, len(units), rules.table_size
+    n, rows, out = rules.players, len(units), N_CARDS - rules.deck_size
+    order = decks(seed, units, numbers)
+    if out:                     # the cards set aside first, the others in their order
+        order = np.take_along_axis(order, np.argsort(order % 10 < rules.ranks, axis=0,
+                                                     kind="stable"), axis=0)
+    table = out + rules.table_size
     first = table + rules.hand_size * n                            # past the first hands
     end = N_CARDS if rules.refill else first
-    bits = U(1) << decks(seed, units, numbers).astype(U)
+    bits = U(1) << order.astype(U)
     hands, dealt = np.zeros((rows, n), U), np.zeros((rows, n), U)
     row = np.arange(rows)
     for k in range(n):                                             # the k-th seat from the leader
         seat = (dealers + 1 + k) % n
         hands[row, seat] = bits[table + k:first:n].sum(0, dtype=U)
         dealt[row, seat] = bits[table + k:end:n].sum(0, dtype=U)
-    return hands, dealt, bits[:table].sum(0, dtype=U)
+    return hands, dealt, bits[out:table].sum(0, dtype=U)

@@ -27,7 +27,7 @@ from .checks import MAX_SEED, SEED_SPAN, whole
 from .deals import deck as dealt_deck
 from .record_format import (COUNTED_POINTS, HEADER_KEY, KEYWORDS, RoundNotes, check_names,
                             count_keys, round_line_key)
-from .positions import OUT, position_arrays
+from .positions import OUT, not_in_play, position_arrays
 from .rules import Rules, kernel_rules
 from .seats import Seats
 from .strategies import parse_strategy
@@ -92,6 +92,7 @@ def _check_position(rules: Rules, hands: list[list[int]], table: list[int],
     rise by at most one: the seats that have played this deal come first.
     """
     n, h, t = rules.players, rules.hand_size, rules.table_size
+    not_in_play(rules, [*(c for hand in hands for c in hand), *table, *deck])
     leader = (dealer + 1) % n
     sizes = [len(hands[(leader + i) % n]) for i in range(n)]
     in_hands, undealt = sum(sizes), len(deck)
@@ -109,10 +110,10 @@ def _check_position(rules: Rules, hands: list[list[int]], table: list[int],
                          f"{n * h} cards of the one deal until they are dealt, then none")
     if not in_hands and not undealt:
         raise ValueError("no card is left to play: the round is over")
-    played = L.N_CARDS - t - undealt - in_hands
+    played = rules.deck_size - t - undealt - in_hands
     if played < 0:
         raise ValueError(f"hands and deck hold {in_hands + undealt} cards: a round deals "
-                         f"{L.N_CARDS - t} after the {t} to the table")
+                         f"{rules.deck_size - t} after the {t} to the table")
     if played == 0 and len(table) != t:
         raise ValueError(f"before the first play the table holds the {t} cards dealt to it, "
                          f"not {len(table)}")
@@ -179,7 +180,8 @@ class Round:
         self.deck_order = list(deck)           # the round as dealt (None from a position)
         pos, order = np.zeros(P.POS_SIZE, np.uint64), np.array(deck, np.int64)
         P.start_round(pos, order, dealer, kernel_rules(self.rules))
-        self._start(pos, order, deck[:self.rules.table_size], dealt=True)
+        out = L.N_CARDS - self.rules.deck_size          # the cards set aside lead the order
+        self._start(pos, order, order[out:out + self.rules.table_size].tolist(), dealt=True)
 
     @classmethod
     def from_position(cls, hands: Sequence[str | Iterable[Card]], table: str | Iterable[Card],

@@ -13,7 +13,15 @@ from .cards import card_with_alias, mask_of, parse_cards
 from .checks import pair, plural
 from .rules import Rules
 
-OUT = L.MAX_PLAYERS - 1     # the pile slot of cards out of the round (no side's)
+OUT = P.OUT     # the pile slot of cards out of the round (no side's)
+
+
+def not_in_play(rules: Rules, cards) -> None:
+    """ValueError (one line) if a card of `cards` is set aside by the rules."""
+    aside = set(rules.set_aside).intersection(cards)
+    if aside:
+        raise ValueError(f"card {card_with_alias(min(aside))} is not in play: {rules.name} "
+                         f"plays A up to rank {rules.ranks} of every suit")
 
 
 def position_arrays(rules: Rules, hands, table, deck, plays: int,
@@ -70,6 +78,7 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
                                  f"and {place}")
             where[c] = place
     hand, table, seen, mine, theirs = given.values()
+    not_in_play(rules, where)
     if theirs and rules.n_sides != 2:
         raise ValueError(f"{rules.name} has {rules.n_sides} sides: give the other sides' "
                          f"captured cards as seen")
@@ -87,7 +96,7 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
                          f"the table or out of play: a round starts "
                          f"with {t} on the table (give captured cards as mine, theirs or seen)")
     per_deal = n * h
-    round_cards = L.N_CARDS - t if rules.refill else per_deal
+    round_cards = rules.deck_size - t if rules.refill else per_deal
     if plays >= round_cards:
         raise ValueError(f"{plays} cards have been played: the round is over after "
                          f"{round_cards}")
@@ -128,7 +137,7 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
     # up to seat 0 have played this deal (one card fewer). The other hands
     # hold placeholders, as the deck does: a rollout deals them afresh.
     leader = -r % n
-    unknown = [c for c in range(L.N_CARDS) if c not in where]
+    unknown = [c for c in range(L.N_CARDS) if c not in where and c not in rules.set_aside]
     hands = [hand]
     for s in range(1, n):
         size = h - q - ((s - leader) % n < r)

@@ -335,7 +335,7 @@ class _Reader:
         n, h, t = r.players, r.hand_size, r.table_size
         dealer = (self.first_dealer + k) % n
         leader, per_deal = (dealer + 1) % n, n * h
-        deals = (40 - t) // per_deal if r.refill else 1
+        deals = (r.deck_size - t) // per_deal if r.refill else 1
         rn = RoundNotes(complete=rnd.rest is None)
         notes.rounds.append(rn)
         if rnd.table is None:
@@ -373,7 +373,7 @@ class _Reader:
         rn.written = written
         held = [[set(c for c in written[d].get(s, ()) if c is not None) for s in range(n)]
                 for d in range(deals)]
-        total = (40 - t) if r.refill else per_deal
+        total = (r.deck_size - t) if r.refill else per_deal
         for i, play in enumerate(rnd.plays):
             if i >= total:
                 _fail(play.line, f"round {k + 1} has no play {i + 1}: its {total} cards are "
@@ -394,8 +394,9 @@ class _Reader:
                 where[play.card] = f"played by {names_[seat]} (line {play.line})"
             rn.lines.append(play.line)
             rn.comments.append(play.comment)
-        unseen = [c for c in range(40) if c not in where]
-        order = list(table)
+        aside = r.set_aside                # fewer ranks: these lead the order, dealt to nobody
+        unseen = [c for c in range(40) if c not in where and c not in aside]
+        order = aside + list(table)
         for d in range(deals):
             full = [sorted(held[d][s]) for s in range(n)]
             for s in range(n):

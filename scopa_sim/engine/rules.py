@@ -98,20 +98,26 @@ class Rules:
         p, h, t = self.players, self.hand_size, self.table_size
         if h < 1 or t < 0:
             _fail(f"hand_size must be at least 1 and table_size at least 0 (got {h} and {t})")
+        if not 1 <= self.ranks <= L.N_RANKS:
+            _fail(f"ranks must be 1 to {L.N_RANKS} (A up to K in every suit), not {self.ranks}")
+        deck = 4 * self.ranks
+        if deck < L.N_CARDS and self.n_sides == L.MAX_PLAYERS:
+            _fail(f"ranks={self.ranks} sets cards aside, which needs fewer than "
+                  f"{L.MAX_PLAYERS} sides (their pile slot holds them)")
         dealt = p * h
-        rest = L.N_CARDS - t
+        rest = deck - t
         if self.refill:
             if rest < dealt or rest % dealt:
                 ok = [x for x in range(1, rest // p + 1) if rest % (p * x) == 0]
                 hint = (f"; hand sizes that divide them: {', '.join(map(str, ok))}" if ok else
                         f"; no hand size divides {rest} cards among {p} players")
                 _fail(f"deals of {h} to {p} players after {t} to the table do not divide the "
-                     f"40-card deck ({rest} cards left for the hands){hint}")
-        elif t + dealt != L.N_CARDS:
+                     f"{deck}-card deck ({rest} cards left for the hands){hint}")
+        elif t + dealt != deck:
             hint = (f"; with {t} on the table that is {rest // p} cards each" if rest % p == 0 and
                     rest >= p else "")
             _fail(f"without new deals, {t} to the table and {h} to each of {p} players must use "
-                 f"all 40 cards (they use {t + dealt}){hint}")
+                 f"all {deck} cards (they use {t + dealt}){hint}")
 
     def _check_scale(self):
         try:
@@ -132,6 +138,17 @@ class Rules:
     @property
     def n_sides(self) -> int:
         return max(self.teams) + 1
+
+    @property
+    def deck_size(self) -> int:
+        """The cards in play: A up to `ranks` in every suit (40 for ten ranks)."""
+        return 4 * self.ranks
+
+    @property
+    def set_aside(self) -> list[int]:
+        """The cards out of play (ranks above `ranks`), ascending: they lead
+        each round's deck order and lie in no side's pile (`kernels.position`)."""
+        return [c for c in range(L.N_CARDS) if c % L.N_RANKS >= self.ranks]
 
     @property
     def description(self) -> str:

@@ -78,5 +78,5 @@ def trace_round(seed: int, index: int, strategies=("random", "greedy"),
     seats.play(False, seed, index, 1, sides, rounds, scratch)
     deck, log = scratch.deck, scratch.log
     game = Round(spec.rules, deck=[int(c) for c in deck], dealer=index % spec.rules.players)
-    _replay(game, log[:40 - spec.rules.table_size])
+    _replay(game, log[:spec.rules.deck_size - spec.rules.table_size])
     return game

@@ -86,6 +86,7 @@ class RefRules:
     hand_size: int = 3
     table_size: int = 4
     refill: bool = True
+    ranks: int = 10  # ranks in play, A up to this one: the others are set aside, dealt to no one
     target: int = 11
     # The variant options of docs/VARIANTS.md; all off is plain ENGINE.md.
     scopa_on_last_play: bool = False
@@ -111,9 +112,9 @@ class RefRules:
         # says nothing of a short last deal or of cards never dealt, so the
         # reference accepts only rules where every card is dealt in whole deals.
         per_deal = self.hand_size * self.players
-        rest = N_CARDS - self.table_size
+        rest = 4 * self.ranks - self.table_size
         if per_deal < 1 or rest < per_deal or rest % per_deal or (not self.refill and rest != per_deal):
-            raise NotImplementedError("the reference needs the 40 cards to go out in whole deals")
+            raise NotImplementedError("the reference needs the cards in play to go out in whole deals")
 
 
 # The variant flags (docs/VARIANTS.md), copied by name from scopa_sim.Rules: their
@@ -146,6 +147,7 @@ def from_rules(obj) -> RefRules:
         hand_size=int(obj.hand_size),
         table_size=int(obj.table_size),
         refill=bool(obj.refill),
+        ranks=int(getattr(obj, "ranks", 10)),
         target=int(obj.target),
         **flags,
     )
@@ -454,6 +456,7 @@ def play_round(deck, dealer, strategies, rules, rng, log=None) -> dict:
         raise ValueError("deck must be a permutation of 0..39")
 
     leader = (dealer + 1) % players
+    deck = [c for c in deck if rank(c) <= rules.ranks]  # the cards in play, in deck order
 
     table = deck[: rules.table_size]
     pos = rules.table_size

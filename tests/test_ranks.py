@@ -1,0 +1,81 @@
+"""The small decks of the `ranks` setting (docs/VARIANTS.md, docs/ENGINE.md
+"Rules"): the cards of higher ranks are set aside before the deal, seen by
+every seat and scored by none. The differential tests (test_differential.py)
+hold whole runs of such rules to the reference."""
+import numpy as np
+import pytest
+
+import scopa_sim
+from scopa_sim.engine.cards import parse_cards
+from scopa_sim.engine.envs import Rounds
+from scopa_sim.kernels import layout as L, position as P
+
+SMALL = ["scopa+ranks=2+table_size=2+refill=false", "scopa+ranks=3+hand_size=2",
+         "scopa-3+ranks=6+table_size=3+hand_size=1", "scopa-4+ranks=7"]
+
+
+def _mask(cards):
+    return sum(1 << c for c in cards)
+
+
+@pytest.mark.parametrize("preset", SMALL)
+def test_cards_set_aside_are_never_dealt_or_played_and_lie_in_no_sides_pile(preset):
+    """64 rounds at a time stepped by random legal actions, each finished
+    round followed by a new one: the cards above `ranks` lie in pile OUT from
+    the deal on and in no hand, on no table, in no pile or action; the cards
+    in play are all in hands, table, piles or the deck; every round plays
+    them all."""
+    rules = scopa_sim.Rules.preset(preset)
+    aside = _mask(rules.set_aside)
+    assert bin(aside).count("1") == L.N_CARDS - rules.deck_size > 0
+    n = 64
+    rounds = Rounds(n, rules, threads=1)
+    rounds.reset(seed=5, stride=n)
+    st, finished = rounds.state, 0
+    for k in range(120):
+        for i in range(n):
+            pos = st.pos[i]
+            assert int(pos[P.PILE + P.OUT]) == aside
+            held = [int(x) for x in pos[P.HAND:P.HAND + rules.players]] + [int(pos[P.TABLE])]
+            held += [int(x) for x in pos[P.PILE:P.PILE + rules.n_sides]]
+            assert not any(h & aside for h in held)
+            undealt = _mask(st.deck[i, int(pos[P.DECK]):].tolist())
+            assert sum(bin(h).count("1") for h in held) + bin(undealt).count("1") \
+                == rules.deck_size
+            assert not any(aside >> int(a) % 40 & 1 for a in np.flatnonzero(st.mask[i]))
+        rounds.step(rounds.random_actions(1000 + k))
+        finished += int(st.done.sum())
+    assert finished >= n
+
+
+def test_a_small_deck_plays_its_cards_in_the_shuffled_order_of_the_whole_one():
+    """The cards in play deal in their order in the whole deck's shuffle (the
+    same draws): round k of a small deck is the whole deck's round k with the
+    higher ranks taken out."""
+    whole = parse_cards(scopa_sim.deck_of(9, 4))
+    small = scopa_sim.Round("scopa+ranks=3+hand_size=2", deck=whole, dealer=0)
+    in_play = [c for c in whole if c % 10 < 3]
+    assert sorted(small.table) == sorted(in_play[:4])
+    assert sorted(c for h in small.hands for c in h) == sorted(in_play[4:8])
+
+
+@pytest.mark.parametrize("options,says", [
+    ("ranks=0", "ranks must be 1 to 10"),
+    ("ranks=11", "ranks must be 1 to 10"),
+    ("ranks=3", "do not divide the 12-card deck"),
+    ("ranks=2+refill=false", "must use all 8 cards"),
+])
+def test_bad_rank_settings_are_refused_in_one_line(options, says):
+    with pytest.raises(ValueError, match=says):
+        scopa_sim.Rules.preset("scopa+" + options)
+    with pytest.raises(ValueError, match="fewer than 6 sides"):
+        scopa_sim.Rules.preset("scopa-6+ranks=9+teams=0,1,2,3,4,5+hand_size=2+table_size=0")
+
+
+def test_a_card_set_aside_is_refused_in_a_position():
+    with pytest.raises(ValueError, match="Kd .*is not in play: .* A up to rank 2"):
+        scopa_sim.Round.from_position(["Ad Kd", "2d"], "As", "scopa+ranks=2+table_size=2+"
+                                      "refill=false")
+    with pytest.raises(ValueError, match="not in play"):
+        scopa_sim.advise(hand="Ad 3c", table="2s", rules="scopa+ranks=2+table_size=2+"
+                         "refill=false")
