@@ -122,6 +122,26 @@ def test_redeal_hides_the_cards_no_seat_sees():
         game.new_initial_state().apply_action(1)
 
 
+def test_exact_tools_run_over_whole_rounds_of_a_small_deck():
+    """`ranks=2`: eight cards, 2 to the table and 3 each; redealt from the
+    start, each deal's hands in their 20 arrangements: the whole round with
+    its hidden cards, small enough for the exact NashConv; the cards set
+    aside are never an action."""
+    from open_spiel.python.algorithms import exploitability
+    game = pyspiel.load_game("python_scopa", {"preset": "scopa+ranks=2+table_size=2+refill=false",
+                                              "deals": 3, "seed": 1, "redeal": True})
+    assert game.arrangements == 20
+    greedy = exploitability.nash_conv(game, StrategyPolicy(game))
+    uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
+    assert 0 < greedy < uniform
+    state = game.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(7)
+    while not state.is_terminal():
+        assert all(a % 40 % 10 < 2 for a in state.legal_actions())
+        state.apply_action(state.legal_actions()[0])
+
+
 def test_redeal_refuses_an_early_start():
     with pytest.raises(Exception, match="start later"):
         pyspiel.load_game("python_scopa", {"start": 10, "redeal": True})
