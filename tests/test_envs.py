@@ -18,6 +18,7 @@ from scopa_sim.kernels.position import PLAYS  # noqa: E402
 
 OPTIONS = [("scopa", {}), ("scopa", {"fewest_cards": True}), ("scopa", {"ace_takes_all": True}),
            ("scopa", {"scopa_on_last_play": True, "re_bello": True, "napola": True}),
+           ("scopa", {"ranks": 3, "hand_size": 2}),
            *[(p, {}) for p in PRESETS if p != "scopa"]]
 
 
