@@ -79,6 +79,7 @@ class Rounds:
         self._asked = {}                              # row -> the move `strategy_action` plays
         self._rng = [np.zeros(1, np.uint64) for _ in range(self.threads)]   # `random_actions`
         self._entries = {}                            # kernel -> its compiled entry (`_entry`)
+        self._result_keys = None                      # what `result` reads, made once
         self._views = None                            # each part's rows (`_run`), once made
         cuts = [self.n * j // self.threads for j in range(self.threads + 1)]
         self._parts = list(zip(cuts, cuts[1:]))
@@ -107,18 +108,7 @@ class Rounds:
         `results`) and, with a stride, the next one dealt in its place."""
         if self.n == 1 and isinstance(actions, (int, np.integer)) \
                 and not isinstance(actions, (bool, np.bool_)):
-            if not (0 <= actions < N_ACTIONS and self.state.mask[0, actions]):
-                raise ValueError(self._illegal(0, int(actions)))
-            self._one[0] = actions
-            if self._single is None:                  # a round stepped from Python: made once
-                args = (self.state, self._one, self.seed, self.stride, self.lineup,
-                        self.packed, self._scratch[0])
-                self._single = (self._entry(K.STEPS[self.kind], args), args)
-            entry, args = self._single
-            code = entry(*args)
-            if code:
-                self._check(0, code)
-            return
+            return self.step_one(int(actions))
         else:
             a = np.asarray(actions)
             if a.shape != (self.n,) and not (self.n == 1 and a.shape == ()):
@@ -133,6 +123,22 @@ class Rounds:
                 raise ValueError(self._illegal(bad, int(a[bad])))
         self._run(K.STEPS[self.kind], lambda s, lo, hi: (s, a[lo:hi], self.seed, self.stride,
                                                           self.lineup, self.packed))
+
+    def step_one(self, action: int) -> None:
+        """`step` of a one-row Rounds by a Python int (the AEC env's step)."""
+        if not 0 <= action < N_ACTIONS:
+            raise ValueError(self._illegal(0, action))
+        self._one[0] = action
+        if self._single is None:                  # a round stepped from Python: made once
+            args = (self.state, self._one, self.seed, self.stride, self.lineup, self.packed,
+                    self._scratch[0])
+            self._single = (self._entry(K.STEPS[self.kind], args), args)
+        entry, args = self._single
+        code = entry(*args)
+        if code:
+            if code == -1:                        # the kernel checks the mask, changing nothing
+                raise ValueError(self._illegal(0, action))
+            self._check(0, code)
 
     def _illegal(self, i: int, a: int) -> str:
         where = f"environment {i}: " if self.n > 1 else ""
@@ -266,8 +272,8 @@ class Rounds:
         """What `seat` sees of row i, and its legal actions (none unless it
         is to play): new arrays."""
         seat = whole(seat, "seat", 0, self.rules.players - 1)
-        obs, mask = np.zeros_like(self.state.obs[i]), np.zeros_like(self.state.mask[i])
-        batch.call(K.seat_view, self.state, np.int64(i), np.int64(seat), self.packed, obs, mask)
+        obs, mask = np.zeros(self.state.obs.shape[1], np.int8), np.zeros(N_ACTIONS, np.int8)
+        self._call(K.seat_view, self.state, np.int64(i), np.int64(seat), self.packed, obs, mask)
         return obs, mask
 
     def action_for(self, i: int, move) -> int:
@@ -342,14 +348,16 @@ class Rounds:
 
     def result(self, i: int) -> dict:
         """Row i's last finished round as `Round.result` gives it."""
-        r, st = self.rules, self.state
-        out, info = st.results[i], st.info[i]
-        row = {f.name: int(info[ROUND_FIELDS.index(f.name)]) for f in schema.ROUND
-               if f.name in ("dealer", "last_capturer", "leftover", "captures")}
-        for t in range(r.n_sides):
-            for name in schema.side_fields(r):
-                row[f"{name}_{t}"] = int(out[t, SIDE_FIELDS.index(name)])
-        return row
+        if self._result_keys is None:          # (name, index) of the round's, then the sides'
+            r = self.rules
+            self._result_keys = (
+                [(f.name, ROUND_FIELDS.index(f.name)) for f in schema.ROUND
+                 if f.name in ("dealer", "last_capturer", "leftover", "captures")],
+                [(f"{name}_{t}", t * len(SIDE_FIELDS) + SIDE_FIELDS.index(name))
+                 for t in range(r.n_sides) for name in schema.side_fields(r)])
+        rounds, sides = self._result_keys
+        info, out = self.state.info[i].tolist(), self.state.results[i].ravel().tolist()
+        return {**{k: info[j] for k, j in rounds}, **{k: out[j] for k, j in sides}}
 
     def text(self, i: int = 0) -> str:
         """Row i's table as a person reads it: hands, table, piles, the last plays."""

@@ -36,7 +36,10 @@ class ScopaAEC(AECEnv):
         self.rounds = Rounds(1, self.rules)
         self._seed, self._next = None, 0
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        self.agents, self._over = [], True
+        self.agents, self._turn = [], None          # the seat to play; None: the round is over
+        st = self.rounds.state
+        self._obs, self._mask = st.obs[0], st.mask[0]      # its view, as the kernel writes it
+        self._seat_now, self._done = memoryview(st.seat), memoryview(st.done)  # read as ints
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -60,21 +63,20 @@ class ScopaAEC(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[int(self.rounds.state.seat[0])]
-        self._over = False
+        self._turn = int(self.rounds.state.seat[0])
+        self.agent_selection = self.agents[self._turn]
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent):
         seat = self._seat[agent]
-        st = self.rounds.state
-        if seat == st.seat[0] and not self._over:
-            return {"observation": st.obs[0].copy(), "action_mask": st.mask[0].copy()}
+        if seat == self._turn:
+            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
         obs, mask = self.rounds.view(0, seat)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
-        if self._over:
+        if self._turn is None:
             agent = self.agent_selection
             if not self.agents:
                 raise ValueError("the round is over: reset the environment for a new round")
@@ -83,14 +85,15 @@ class ScopaAEC(AECEnv):
                                  f"environment for a new round")
             self._was_dead_step(action)
             return
-        if type(action) is not int and (isinstance(action, (bool, np.bool_)) or
-                                         not isinstance(action, (int, np.integer))):
-            raise ValueError(f"an action is a whole number 0..79 (docs/ENVS.md), not {action!r}")
-        self.rounds.step(action)        # rewards stay 0 until the round's end
-        st = self.rounds.state
-        if st.done[0]:
-            self._over = True
-            result = self.rounds.result(0)
+        if type(action) is not int:
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                raise ValueError(f"an action is a whole number 0..79 (docs/ENVS.md), "
+                                 f"not {action!r}")
+            action = int(action)
+        self.rounds.step_one(action)    # rewards stay 0 until the round's end
+        if self._done[0]:
+            self._turn = None
+            st, result = self.rounds.state, self.rounds.result(0)
             for s, a in enumerate(self.agents):
                 self.rewards[a] = float(st.rewards[0, s])
                 self.terminations[a] = True
@@ -98,7 +101,8 @@ class ScopaAEC(AECEnv):
             self._cumulative_rewards[self.agent_selection] = 0.0
             self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[st.seat[0]]
+            self._turn = self._seat_now[0]
+            self.agent_selection = self.possible_agents[self._turn]
         if self.render_mode == "human":
             self.render()
 
