@@ -228,6 +228,8 @@ def values(data: dict):
     im = ax.imshow(m, cmap="RdBu", vmin=-lim, vmax=lim, aspect="auto")
     for i in range(4):
         for j in range(10):
+            if np.isnan(m[i, j]):       # never held (a small deck's card set aside): blank
+                continue
             ax.text(j, i, f"{m[i, j]:+.2f}\n±{half[i, j]:.3f}", ha="center", va="center",
                     fontsize=7, color="white" if abs(m[i, j]) > 0.6 * lim else "black")
     ax.set_xticks(range(10), RANK_NAMES)

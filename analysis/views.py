@@ -284,7 +284,8 @@ def values_view(r: dict) -> tuple[list[Section], list[dict]]:
                 f"{r['rules']}: {who}, {r['rounds']:,} rounds (most valuable first)",
                 ["card", "captor's margin" if taken else "holder's margin", "95% CI",
                  "win edge", "95% CI", "n"])
-    cards = sorted(r["cards"], key=lambda c: -(c["margin"]["mean"] or 0))
+    cards = sorted((c for c in r["cards"] if c["margin"]["n"]),      # never held: not listed
+                   key=lambda c: -(c["margin"]["mean"] or 0))
     for c in cards:
         m, e = c["margin"], c["win_edge"]
         s.add(card_name(c["card"]), signed(m['mean'], 4), signed_ci(m['low'], m['high'], 4),

@@ -79,3 +79,17 @@ def test_a_card_set_aside_is_refused_in_a_position():
     with pytest.raises(ValueError, match="not in play"):
         scopa_sim.advise(hand="Ad 3c", table="2s", rules="scopa+ranks=2+table_size=2+"
                          "refill=false")
+
+
+@pytest.mark.parametrize("preset", SMALL)
+def test_a_small_decks_game_replays_through_the_checked_game_and_its_record(preset):
+    """`trace_game` replays the kernel's game move by move through `Game`
+    (its deck orders the kernel's, the cards set aside first), and the
+    game's record reads back as the same game."""
+    from scopa_sim.engine.records import parse_record
+    rules = scopa_sim.Rules.preset(preset)
+    game = scopa_sim.trace_game(5, 1, ("greedy", "counter", "random")[:rules.n_sides], rules=rules)
+    aside = rules.set_aside
+    assert all(r.deck_order[:len(aside)] == aside for r in game.rounds)
+    text = game.record()
+    assert parse_record(text).record() == text

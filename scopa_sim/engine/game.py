@@ -177,9 +177,9 @@ class Round:
         except ValueError as e:
             raise ValueError(f"{e}; {DECK_HINT}") from None
         dealer = _seat("dealer", dealer, self.rules.players)
-        self.deck_order = list(deck)           # the round as dealt (None from a position)
         pos, order = np.zeros(P.POS_SIZE, np.uint64), np.array(deck, np.int64)
-        P.start_round(pos, order, dealer, kernel_rules(self.rules))
+        P.start_round(pos, order, dealer, kernel_rules(self.rules))    # sets aside first
+        self.deck_order = order.tolist()       # the round as dealt (None from a position)
         out = L.N_CARDS - self.rules.deck_size          # the cards set aside lead the order
         self._start(pos, order, order[out:out + self.rules.table_size].tolist(), dealt=True)
 
