@@ -359,13 +359,15 @@ def _result(future, ex=None):
     its scheduler, too long (`Dask.check`), or when Dask cancels the batch
     (a lost scheduler)."""
     check = getattr(ex, "check", None)
+    done = threading.Event()     # not result(timeout=): Dask's can lose a race with its own
+    future.add_done_callback(lambda _: done.set())  # timeout (an UnboundLocalError, 2026.8)
     while not INTERRUPT.is_set():
-        try:
-            return future.result(timeout=POLL)
-        except (TimeoutError, concurrent.futures.TimeoutError):
+        if not done.wait(POLL):
             if check is not None:
                 check()
             continue
+        try:
+            return future.result()
         except concurrent.futures.CancelledError as e:      # Dask's too
             if check is None:
                 raise
