@@ -9,7 +9,8 @@
   `step(sample(k))` (both in compiled code), and of the step alone; goal
   10,000,000 on 2 cores;
 - gym env against the net: steps/s of random legal actions; goal 20,000;
-- OpenSpiel (`python_scopa`): random play-outs through pyspiel, rounds/s.
+- OpenSpiel: random play-outs through pyspiel, rounds/s, of `python_scopa`
+  and, beside it, of OpenSpiel's own card games in C++ (`OPENSPIEL_CPP`).
 
 Wall time; the machine's load average is printed beside the figures (the
 cores are shared: run it on a quiet machine for the true figures).
@@ -116,20 +117,30 @@ def gym(seconds):
     return timed(step, seconds)
 
 
-def openspiel(seconds):
+OPENSPIEL_CPP = ("skat", "euchre", "hearts", "spades", "gin_rummy")   # card games in C++
+
+
+def openspiel(seconds, name="python_scopa"):
+    """Random play-outs of an OpenSpiel game through pyspiel, rounds/s, and
+    its actions a round (chance outcomes drawn uniformly, counted too)."""
     import pyspiel
     import scopa_sim.envs.openspiel  # noqa: F401  (registers python_scopa)
-    game, pick = pyspiel.load_game("python_scopa"), random.Random(0)
+    game, pick, count = pyspiel.load_game(name), random.Random(0), [0, 0]   # actions, rounds
 
     def playout(k):
         state = game.new_initial_state()
-        state.apply_action(k % 1000)
+        if name == "python_scopa":               # its deal: one of 1,000 rounds of a run
+            state.apply_action(k % 1000)
         while not state.is_terminal():
-            legal = state.legal_actions()
+            legal = (state.legal_actions() if not state.is_chance_node() else
+                     [a for a, _ in state.chance_outcomes()])
             state.apply_action(legal[pick.randrange(len(legal))])
+            count[0] += 1
+        count[1] += 1
         return 1
     playout(0)
-    return timed(playout, seconds)
+    count[:] = [0, 0]
+    return timed(playout, seconds), count[0] / count[1]
 
 
 def main():
@@ -147,7 +158,10 @@ def main():
               f"sample(), {alone:,.0f} step alone  (goal 10,000,000 on 2)")
     print(f"gym env against the net             {gym(args.seconds):>14,.0f} steps/s  "
           f"(goal 20,000)")
-    print(f"OpenSpiel random play-outs          {openspiel(args.seconds):>14,.1f} rounds/s")
+    for name in ("python_scopa", *OPENSPIEL_CPP):
+        rate, actions = openspiel(args.seconds, name)
+        print(f"OpenSpiel random play-outs, {name:<12} {rate:>8,.1f} rounds/s, "
+              f"{actions:.0f} actions a round")
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 

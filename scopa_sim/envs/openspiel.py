@@ -111,12 +111,16 @@ class ScopaState(pyspiel.State):
         self._game = game
         self._rounds = None            # this state's round (a fork of the game's `Rounds`)
         self._arranged = not game.redeal   # with redeal: once its hidden cards are dealt anew
+        self._player = pyspiel.PlayerId.CHANCE   # `current_player`, found once an action
 
     @property
     def state(self):
         return self._rounds.state
 
-    def current_player(self):
+    def current_player(self):               # pyspiel asks it several times an action
+        return self._player
+
+    def _find_player(self):
         if self._rounds is None or not self._arranged:
             return pyspiel.PlayerId.CHANCE
         if not self.state.mask[0].any():
@@ -124,7 +128,7 @@ class ScopaState(pyspiel.State):
         return int(self.state.seat[0])
 
     def _legal_actions(self, player):
-        return np.flatnonzero(self.state.mask[0]).tolist()
+        return self.state.mask[0].nonzero()[0].tolist()
 
     def _outcomes(self) -> int:
         """How many outcomes this chance node has: the deals, then the redeal's."""
@@ -139,13 +143,14 @@ class ScopaState(pyspiel.State):
             raise ValueError(f"chance outcome {action} is not one of 0..{self._outcomes() - 1}")
         if self._rounds is None:
             self._rounds = self._game.dealt(int(action))
-            self._arranged = self._arranged or self.is_terminal()
+            self._arranged = self._arranged or not self.state.mask[0].any()
         elif not self._arranged:
             cards, sizes = self._rounds.hidden(0)
             self._rounds.rearrange(0, arrangement(cards, sizes, int(action)))
             self._arranged = True
         else:
-            self._rounds.step(int(action))
+            self._rounds.step_one(int(action))
+        self._player = self._find_player()
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -153,7 +158,7 @@ class ScopaState(pyspiel.State):
         return action_name(int(action))
 
     def is_terminal(self):
-        return self._rounds is not None and not self.state.mask[0].any()
+        return self._player == pyspiel.PlayerId.TERMINAL
 
     def returns(self):
         if not self.is_terminal():
