@@ -47,10 +47,11 @@ def slots(fields):
 
 # ---- rules vector (int64): what the one kernel is general in --------------
 # From the one table of rules (`rule_table.RULES`): the one-slot records first,
-# then the longer ones, then those added later (`rule_table.APPENDED`) (`R_TEAMS + seat`: the side of each seat; `R_PRIMIERA_SCALE
-# + rank - 1`: the primiera scale; `R_BEST + suit slice`: that suit's best
-# primiera value, `primiera_table` of the scale). Each record's slot is
-# `R_<NAME>` (see the module docstring).
+# then the longer ones, then those added later (`rule_table.APPENDED`).
+# `R_TEAMS + seat`: the side of each seat; `R_PRIMIERA_SCALE + rank - 1`: the
+# primiera scale; `R_BEST + suit slice`: that suit's best primiera value
+# (`primiera_table` of the scale). Each record's slot is `R_<NAME>` (see the
+# module docstring).
 _ORDER = sorted((r for r in RULES if r.name not in APPENDED), key=lambda r: r.size > 1) + \
     [r for name in APPENDED for r in RULES if r.name == name]
 RULE_FIELDS = tuple((r.name, r.size) for r in _ORDER if r.size)

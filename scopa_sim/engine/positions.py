@@ -137,7 +137,8 @@ def build_position(rules: Rules, hand, table, seen=(), mine=(), theirs=(), scopa
     # up to seat 0 have played this deal (one card fewer). The other hands
     # hold placeholders, as the deck does: a rollout deals them afresh.
     leader = -r % n
-    unknown = [c for c in range(L.N_CARDS) if c not in where and c not in rules.set_aside]
+    aside = set(rules.set_aside)
+    unknown = [c for c in range(L.N_CARDS) if c not in where and c not in aside]
     hands = [hand]
     for s in range(1, n):
         size = h - q - ((s - leader) % n < r)

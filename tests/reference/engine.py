@@ -114,7 +114,8 @@ class RefRules:
         per_deal = self.hand_size * self.players
         rest = 4 * self.ranks - self.table_size
         if per_deal < 1 or rest < per_deal or rest % per_deal or (not self.refill and rest != per_deal):
-            raise NotImplementedError("the reference needs the cards in play to go out in whole deals")
+            raise NotImplementedError("the reference needs the cards in play to go out in "
+                                      "whole deals")
 
 
 # The variant flags (docs/VARIANTS.md), copied by name from scopa_sim.Rules: their
