@@ -58,7 +58,8 @@ def test_the_deal_columns_are_the_cards_the_kernel_played(preset, games):
         unit += 1
 
 
-@pytest.mark.parametrize("preset", sorted(scopa_sim.PRESETS))
+@pytest.mark.parametrize("preset", [*sorted(scopa_sim.PRESETS), "scopa+ranks=3+hand_size=2",
+                                    "scopa-4+ranks=7+refill=false+hand_size=6"])
 def test_numpy_deals_the_kernels_cards(preset):
     """`engine.decks` (numpy, for small runs: no Numba to load) deals every
     row as the kernel does: units, rounds within games and seeds far apart."""

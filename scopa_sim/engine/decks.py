@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels.layout import N_CARDS
+from ..kernels.layout import N_CARDS, N_RANKS
 
 U = np.uint64
 GOLDEN, M1, M2 = U(0x9E3779B97F4A7C15), U(0xBF58476D1CE4E5B9), U(0x94D049BB133111EB)
@@ -82,7 +82,7 @@ def deal_sets(seed: int, units: np.ndarray, numbers: np.ndarray, dealers: np.nda
     n, rows, out = rules.players, len(units), N_CARDS - rules.deck_size
     order = decks(seed, units, numbers)
     if out:                     # the cards set aside first, the others in their order
-        order = np.take_along_axis(order, np.argsort(order % 10 < rules.ranks, axis=0,
+        order = np.take_along_axis(order, np.argsort(order % N_RANKS < rules.ranks, axis=0,
                                                      kind="stable"), axis=0)
     table = out + rules.table_size
     first = table + rules.hand_size * n                            # past the first hands

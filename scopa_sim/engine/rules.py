@@ -100,7 +100,7 @@ class Rules:
             _fail(f"hand_size must be at least 1 and table_size at least 0 (got {h} and {t})")
         if not 1 <= self.ranks <= L.N_RANKS:
             _fail(f"ranks must be 1 to {L.N_RANKS} (A up to K in every suit), not {self.ranks}")
-        deck = 4 * self.ranks
+        deck = self.deck_size
         if deck < L.N_CARDS and self.n_sides == L.MAX_PLAYERS:
             _fail(f"ranks={self.ranks} sets cards aside, which needs fewer than "
                   f"{L.MAX_PLAYERS} sides (their pile slot holds them)")
