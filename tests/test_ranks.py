@@ -92,3 +92,18 @@ def test_a_small_decks_game_replays_through_the_checked_game_and_its_record(pres
     assert all(r.deck_order[:len(aside)] == aside for r in game.rounds)
     text = game.record()
     assert parse_record(text).record() == text
+
+
+def test_a_record_naming_a_card_set_aside_is_refused_at_its_line():
+    """A record received from someone else: a card above the rules' ranks on
+    the table, or played from a hand not written, fails at its line."""
+    from scopa_sim.engine.records import parse_record
+    text = scopa_sim.trace_game(5, 1, ("greedy", "counter"),
+                                rules="scopa+ranks=3+hand_size=2").record()
+    lines = text.splitlines()
+    table = next(i for i, x in enumerate(lines) if x.startswith("Table: "))
+    bad = lines[:table] + ["Table: " + " ".join(lines[table].split()[1:4] + ["7d"])] + \
+        lines[table + 1:]
+    with pytest.raises(ValueError, match=f"line {table + 1}: card 7d is on the table, but it "
+                                         f"is set aside"):
+        parse_record("\n".join(bad))

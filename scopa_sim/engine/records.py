@@ -346,12 +346,14 @@ class _Reader:
         table, line = rnd.table
         if len(table) != t:
             _fail(line, f"the table is dealt {t} cards in {r.name}, not {len(table)}")
-        where = {c: f"on the table (line {line})" for c in table}
+        where = {c: f"set aside ({r.name} plays A up to rank {r.ranks})" for c in r.set_aside}
 
         def place(c, what, n_):
             if c in where:
                 _fail(n_, f"card {card_with_alias(c)} is {what}, but it is {where[c]}")
             where[c] = f"{what} (line {n_})"
+        for c in table:
+            place(c, "on the table", line)
 
         written: list[dict[int, list]] = [{} for _ in range(deals)]
         for at, seat, cards, n_ in rnd.hands:
@@ -394,9 +396,8 @@ class _Reader:
                 where[play.card] = f"played by {names_[seat]} (line {play.line})"
             rn.lines.append(play.line)
             rn.comments.append(play.comment)
-        aside = r.set_aside                # fewer ranks: these lead the order, dealt to nobody
-        unseen = [c for c in range(40) if c not in where and c not in aside]
-        order = aside + list(table)
+        unseen = [c for c in range(40) if c not in where]
+        order = r.set_aside + list(table)  # fewer ranks: these lead the order, dealt to nobody
         for d in range(deals):
             full = [sorted(held[d][s]) for s in range(n)]
             for s in range(n):
