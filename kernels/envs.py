@@ -76,7 +76,7 @@ class Envs(NamedTuple):
     obs: np.ndarray        # int8[n, obs_size]: the seat to play's observation
     mask: np.ndarray       # int8[n, N_ACTIONS]: its legal actions
     seat: np.ndarray       # int64[n]: the seat to play
-    rewards: np.ndarray    # float32[n, MAX_PLAYERS]: each seat's reward of the last step
+    rewards: np.ndarray    # float32[n, players]: each seat's reward of the last step
     done: np.ndarray       # bool[n]: whether the last step ended the round
     results: np.ndarray    # int16[n, MAX_PLAYERS, N_SIDE]: the last finished round's sides
     info: np.ndarray       # int64[n, N_ROUND]: and its fields
@@ -90,7 +90,7 @@ def envs(n, players, sides):
                 np.zeros(n, np.int64), np.full(n, -1, np.int64), np.zeros(n, np.uint64),
                 np.zeros(n, np.uint64), np.zeros((n, obs_size(players, sides)), np.int8),
                 np.zeros((n, N_ACTIONS), np.int8), np.zeros(n, np.int64),
-                np.zeros((n, MAX_PLAYERS), np.float32), np.zeros(n, np.bool_),
+                np.zeros((n, players), np.float32), np.zeros(n, np.bool_),
                 np.zeros((n, MAX_PLAYERS, N_SIDE), np.int16), np.zeros((n, N_ROUND), np.int64))
 
 
@@ -219,11 +219,10 @@ def view(envs, i, seat, rules, obs, mask, to_play):
     for k in range(sides):
         plane(pos[PILE + cyclic(side, k, sides)], obs, (PLANES + k) * N_CARDS)
     at = (PLANES + sides) * N_CARDS
-    obs[at:] = 0
-    obs[at + cyclic(seat, n - 1 - np.int64(pos[DEALER]), n)] = 1
+    one_hot(obs, at, n, cyclic(seat, n - 1 - np.int64(pos[DEALER]), n))
     at += n
     last = np.int64(pos[LAST]) - 1
-    obs[at + (cyclic(last, n - seat, n) if last >= 0 else n)] = 1
+    one_hot(obs, at, n + 1, cyclic(last, n - seat, n) if last >= 0 else n)
     at += n + 1
     for k in range(sides):
         obs[at + k] = np.int8(pos[SCOPAS + cyclic(side, k, sides)])
@@ -235,6 +234,13 @@ def view(envs, i, seat, rules, obs, mask, to_play):
     obs[at + 1] = np.int8(N_CARDS - np.int64(pos[DECK]))
     obs[at + 2] = 1 if pos[PLAYS] + ONE == pos[TOTAL] else 0
     obs[at + 3] = 1 if stage else 0
+
+
+@kernel
+def one_hot(obs, at, width, k):
+    """obs[at:at + width] = 1 at k, 0 elsewhere (selects, not a memset call)."""
+    for x in range(width):
+        obs[at + x] = 1 if x == k else 0
 
 
 @spliced
@@ -280,7 +286,7 @@ def reset(choose, envs, seed, lineup, rules, scratch):
     """Deal every row's round `unit[i]`; 0, or BAD_STRATEGY."""
     for i in range(envs.pos.shape[0]):
         envs.done[i] = False
-        envs.rewards[i, :] = 0
+        no_rewards(envs, i)
         if not begin(choose, envs, i, seed, lineup, rules, scratch):
             return BAD_STRATEGY
     return 0
@@ -297,6 +303,14 @@ def first_illegal(mask, actions):
     return -1
 
 
+@kernel
+def no_rewards(envs, i):
+    """Row i's rewards set to 0 (stores: a slice's assignment calls memset)."""
+    for s in range(MAX_PLAYERS):
+        if s < envs.rewards.shape[1]:
+            envs.rewards[i, s] = 0
+
+
 @spliced
 def step(choose, envs, actions, seed, stride, lineup, rules, scratch):
     """Every row's action (checked against its mask first: -(i + 1) for the
@@ -308,7 +322,7 @@ def step(choose, envs, actions, seed, stride, lineup, rules, scratch):
         return -(bad + 1)
     for i in range(n):
         envs.done[i] = False
-        envs.rewards[i, :] = 0
+        no_rewards(envs, i)
         board = Board(envs.pos[i], envs.deck[i], scratch.cards, scratch.takes, envs.log[i])
         kit = Kit(rules, envs.rng[i], scratch.work, scratch.search, scratch.users, scratch.net)
         if act(envs, i, actions[i], board, kit):

@@ -20,8 +20,9 @@ class ScopaVector(VectorEnv):
     agent plays `seat` and rewards are float32[n]; with `opponent=None`
     every seat is the caller's (self-play): obs is the seat to play's
     (info["seat"]) and rewards are float32[n, players], each seat's.
-    `copy=False` returns the environments' own observation arrays, which
-    the next step overwrites (as SyncVectorEnv's `copy`)."""
+    `copy=False` returns the environments' own arrays (observations,
+    rewards, terminated, info), which the next step overwrites (as
+    SyncVectorEnv's `copy`)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -40,6 +41,8 @@ class ScopaVector(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = spaces.MultiDiscrete(np.full(self.num_envs, 80))
         self._seed, self._reset, self.copy = None, False, bool(copy)
+        self._never, self._every = (np.full(self.num_envs, v, np.bool_) for v in (False, True))
+        self._never.flags.writeable = self._every.flags.writeable = False
 
     def reset(self, *, seed=None, options=None):
         """Deal every environment's first round; `seed`: one whole number
@@ -57,24 +60,25 @@ class ScopaVector(VectorEnv):
         if not self._reset:
             raise ValueError("reset the environments before stepping them")
         self.rounds.step(actions)
-        st = self.rounds.state
-        rewards = (st.rewards[:, :self.rules.players].copy() if self.self_play
-                   else st.rewards[:, self.seat].copy())
-        return (self._obs(), rewards, st.done.copy(), np.zeros(self.num_envs, np.bool_),
-                self._info())
+        st, out = self.rounds.state, self._out
+        rewards = st.rewards if self.self_play else st.rewards[:, self.seat]
+        return self._obs(), out(rewards), out(st.done), out(self._never), self._info()
+
+    def _out(self, array):
+        """`array` itself (copy=False: the environments' own, changed by the
+        next step; shared constants read-only), else a copy."""
+        return array.copy() if self.copy else array
 
     def _obs(self):
         st = self.rounds.state
-        if not self.copy:              # the environments' own arrays, changed by the next step
-            return {"observation": st.obs, "action_mask": st.mask}
-        return {"observation": st.obs.copy(), "action_mask": st.mask.copy()}
+        return {"observation": self._out(st.obs), "action_mask": self._out(st.mask)}
 
     def _info(self):
         """Each environment's seat to play and round, with the `_key` masks
         gymnasium's vector wrappers read (every environment has both)."""
-        st, every = self.rounds.state, np.ones(self.num_envs, np.bool_)
-        return {"seat": st.seat.copy(), "_seat": every, "round": st.unit.copy(),
-                "_round": every.copy()}
+        st, out = self.rounds.state, self._out
+        return {"seat": out(st.seat), "_seat": out(self._every), "round": out(st.unit),
+                "_round": out(self._every)}
 
     def sample(self, seed: int, mask=None) -> np.ndarray:
         """A legal action per environment, uniformly from `mask` (default the
