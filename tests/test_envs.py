@@ -214,6 +214,28 @@ def test_the_vector_env_follows_the_conventions():
     assert ended > 8
 
 
+
+@pytest.mark.parametrize("opponent", [None, "greedy"])
+def test_copy_false_hands_back_the_envs_own_arrays_and_copy_true_fresh_ones(opponent):
+    """The same steps either way; copy=False's arrays are the env's own (the
+    next step's too; its constants read-only), copy=True's the caller's."""
+    own, fresh = (vector_env(4, opponent=opponent, copy=c) for c in (False, True))
+    own.reset(seed=3)
+    fresh.reset(seed=3)
+    before = None
+    for k in range(60):
+        a, b = own.step(own.sample(k)), fresh.step(fresh.sample(k))
+        for x, y in zip((a[0]["observation"], a[1], a[2], a[4]["seat"]),
+                        (b[0]["observation"], b[1], b[2], b[4]["seat"])):
+            assert np.array_equal(x, y)
+        if before is not None:
+            assert all(np.shares_memory(x, y) for x, y in zip(a[1:3], before[0][1:3]))
+            assert not any(np.shares_memory(x, y) for x, y in zip(b[1:3], before[1][1:3]))
+        before = a, b
+    assert not a[3].flags.writeable and not a[4]["_seat"].flags.writeable and not a[3].any()
+    assert b[3].flags.writeable and b[4]["_seat"].flags.writeable
+
+
 # ---- bad input: one clear error each ----------------------------------------------
 def test_an_illegal_action_raises_naming_it():
     env = aec_env()
