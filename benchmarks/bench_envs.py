@@ -1,13 +1,13 @@
 """The learning environments' speed (docs/ENVS.md), each after a warm-up:
 
-    .venv/bin/python benchmarks/bench_envs.py [--seconds S] [--n N]
+    .venv/bin/python benchmarks/bench_envs.py [--seconds S] [--n N [N ...]]
 
 - AEC env, random agents (one core): PettingZoo's loop (`agent_iter`,
   `last`, a uniformly random legal action, `step`), steps/s; goal 250,000;
   and the same loop over an env that does nothing (`Idle`), for scale;
-- vector env, self-play, `--n` rounds on 2 threads (and on 1): steps/s of
-  `step(sample(k))` (both in compiled code), and of the step alone; goal
-  10,000,000 on 2 cores;
+- vector env, self-play, `--n` rounds (1,024 and 8,192) on 2 threads (and
+  on 1): steps/s of `step(sample(k))` (both in compiled code), and of the
+  step alone; goal 10,000,000 on 2 cores;
 - gym env against the net: steps/s of random legal actions; goal 20,000;
 - OpenSpiel: random play-outs through pyspiel, rounds/s, of `python_scopa`
   and, beside it, of OpenSpiel's own card games in C++ (`OPENSPIEL_CPP`).
@@ -146,16 +146,18 @@ def openspiel(seconds, name="python_scopa"):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per figure")
-    parser.add_argument("--n", type=int, default=8192, help="vector env size")
+    parser.add_argument("--n", type=int, nargs="+", default=[1024, 8192],
+                        help="vector env sizes")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} (2 cores)")
     print(f"AEC env, random agents, 1 core       {aec(args.seconds):>14,.0f} steps/s  "
           f"(goal 250,000)")
     print(f"  the same loop, an env that does nothing {aec(args.seconds, Idle()):>8,.0f} steps/s")
-    for threads in (1, 2):
-        both, alone = vector(args.n, threads, args.seconds)
-        print(f"vector env, n={args.n}, {threads} thread(s)  {both:>14,.0f} steps/s with "
-              f"sample(), {alone:,.0f} step alone  (goal 10,000,000 on 2)")
+    for n in args.n:
+        for threads in (1, 2):
+            both, alone = vector(n, threads, args.seconds)
+            print(f"vector env, n={n:<5}, {threads} thread(s) {both:>14,.0f} steps/s with "
+                  f"sample(), {alone:,.0f} step alone  (goal 10,000,000 on 2)")
     print(f"gym env against the net             {gym(args.seconds):>14,.0f} steps/s  "
           f"(goal 20,000)")
     for name in ("python_scopa", *OPENSPIEL_CPP):

@@ -47,6 +47,7 @@ from .position import (DEALER, DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, TOT
 from .rng import below, stream
 from .round import deal_round, end_round
 from .strategies import choose, choose_fast, choose_simple
+from .sync import load_acquire, store_release, wait_past
 
 N_ACTIONS = 80
 TAKE = 40                 # action TAKE + t: take table card t
@@ -439,3 +440,61 @@ def random_actions(mask, seed, first, state, out):
         stream(seed, first + i, state)
         k = below(state, count)
         out[i] = nth_set(low, k) if k < in_low else 64 + nth_set(high, k - in_low)
+
+
+# A helper thread's hand-over (`serve`, `engine.crew`): its flag's words, its job's
+POSTED, DONE = 0, 1                    # the number of the last job posted, of the last done
+J_TASK, J_SEED, J_STRIDE, J_CODE = range(4)
+STEP, SAMPLE, STOP = 1, 2, 3           # the tasks
+IDLE, STOPPED = 0, 1                   # what `serve` returns
+
+
+@spliced
+def serve(choose, flag, job, envs, actions, lineup, rules, scratch, first, rng, out, spins):
+    """A helper thread's loop over its part of the rows, without the GIL:
+    it waits for a job's number in flag[POSTED], does job[J_TASK] (STEP:
+    `step` of `actions` by seed job[J_SEED] and stride job[J_STRIDE];
+    SAMPLE: `random_actions` of its mask into `out`, its rows counted from
+    `first`, by seed job[J_SEED]), puts the code in job[J_CODE] and
+    publishes the number in flag[DONE]. IDLE when no job came in `spins`
+    reads (the thread sleeps, then calls again), STOPPED on STOP."""
+    seen = load_acquire(flag, DONE)
+    while True:
+        now = wait_past(flag, POSTED, seen, spins)
+        if now == seen:
+            return IDLE
+        task, seed = job[J_TASK], np.uint64(job[J_SEED])
+        if task == STOP:
+            store_release(flag, DONE, now)
+            return STOPPED
+        if task == STEP:
+            job[J_CODE] = step(choose, envs, actions, seed, job[J_STRIDE], lineup, rules, scratch)
+        else:
+            random_actions(envs.mask, seed, first, rng, out)
+            job[J_CODE] = 0
+        store_release(flag, DONE, now)
+        seen = now
+
+
+@outlined
+def simple_serve(flag, job, envs, actions, lineup, rules, scratch, first, rng, out, spins):
+    """`serve` with random and greedy at the kernel's seats."""
+    return serve(choose_simple, flag, job, envs, actions, lineup, rules, scratch, first, rng,
+                 out, spins)
+
+
+@outlined
+def fast_serve(flag, job, envs, actions, lineup, rules, scratch, first, rng, out, spins):
+    """`serve` with the fast strategies and the jitted user ones."""
+    return serve(choose_fast, flag, job, envs, actions, lineup, rules, scratch, first, rng,
+                 out, spins)
+
+
+@outlined
+def search_serve(flag, job, envs, actions, lineup, rules, scratch, first, rng, out, spins):
+    """`serve` with every strategy."""
+    return serve(choose, flag, job, envs, actions, lineup, rules, scratch, first, rng, out,
+                 spins)
+
+
+SERVES = {"simple": simple_serve, "fast": fast_serve, "search": search_serve}

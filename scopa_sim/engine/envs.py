@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from ..kernels.registry import PYTHON, Lineup
 from ..kernels.strategies import decide
 from . import nets, schema
 from .cards import Move, card_name, cards_of, names
+from .crew import Crew
 from .checks import MAX_SEED, SEED_SPAN, plural, whole
 from .rules import Rules, kernel_rules
 from .seats import Seats
@@ -71,7 +71,8 @@ class Rounds:
         self.seed, self.stride = np.uint64(0), 0
         self.threads = max(1, min(int(threads), self.n // MIN_SPLIT or 1))
         self._scratch = [self.seats.scratch() for _ in range(self.threads)]
-        self._pool = ThreadPoolExecutor(self.threads) if self.threads > 1 else None
+        self._crew = None                             # the helper threads (`_helpers`), made on first use
+        self._actions, self._sampled = np.zeros(self.n, np.int64), np.zeros(self.n, np.int64)
         self._ask = None                        # scratch for `suggest`, made on first use
         self._lock = threading.Lock()
         self._one = np.zeros(1, np.int64)             # the action of a one-row step
@@ -80,14 +81,14 @@ class Rounds:
         self._rng = [np.zeros(1, np.uint64) for _ in range(self.threads)]   # `random_actions`
         self._entries = {}                            # kernel -> its compiled entry (`_entry`)
         self._result_keys = None                      # what `result` reads, made once
-        self._views = None                            # each part's rows (`_run`), once made
+        self._views = None                            # each part's rows (`_part_views`)
         cuts = [self.n * j // self.threads for j in range(self.threads + 1)]
         self._parts = list(zip(cuts, cuts[1:]))
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        if self._crew is not None:
+            self._crew.close()
+            self._crew = None
 
     # -- dealing and stepping ------------------------------------------------
     def reset(self, seed: int, first: int = 0, stride: int = 0) -> None:
@@ -98,8 +99,8 @@ class Rounds:
         self._single = None
         first = whole(first, "first round", 0, 2**43)
         self.state.unit[:] = first + np.arange(self.n)
-        self._run(K.RESETS[self.kind], lambda s, lo, hi: (s, self.seed, self.lineup,
-                                                           self.packed))
+        args = (self.state, self.seed, self.lineup, self.packed, self._scratch[0])
+        self._check(0, self._call(K.RESETS[self.kind], *args))      # on this thread: once a run
 
     def step(self, actions) -> None:
         """Each row's action: int64[n] (or a whole number for one row), each
@@ -121,8 +122,14 @@ class Rounds:
             bad = self._call(K.first_illegal, self.state.mask, a)   # all rows, before any steps
             if bad >= 0:
                 raise ValueError(self._illegal(bad, int(a[bad])))
-        self._run(K.STEPS[self.kind], lambda s, lo, hi: (s, a[lo:hi], self.seed, self.stride,
-                                                          self.lineup, self.packed))
+        if self.threads == 1:
+            self._check(0, self._call(K.STEPS[self.kind], self.state, a, self.seed, self.stride,
+                                      self.lineup, self.packed, self._scratch[0]))
+            return
+        np.copyto(self._actions, a)
+        (lo, hi), view = self._parts[0], self._part_views()[0]
+        self._at_once(K.STEP, self.seed, K.STEPS[self.kind], view, self._actions[lo:hi], self.seed,
+                      self.stride, self.lineup, self.packed, self._scratch[0])
 
     def step_one(self, action: int) -> None:
         """`step` of a one-row Rounds by a Python int (the AEC env's step)."""
@@ -148,25 +155,34 @@ class Rounds:
         what = f"{a} ({action_name(a)})" if 0 <= a < N_ACTIONS else f"{a} (actions are 0..79)"
         return f"{where}action {what} is not legal here: legal are {legal}"
 
-    def _run(self, kernel, args) -> None:
-        """The kernel on every row, split into `threads` parts run at once
-        (`_at_once`); args(state, lo, hi) gives its arguments but the scratch."""
-        parts = self._parts
-        if self._views is None:                    # each part's rows, made once
-            self._views = [_rows(self.state, lo, hi) for lo, hi in parts]
-        codes = self._at_once([(kernel, *args(view, lo, hi), scratch) for view, (lo, hi), scratch
-                               in zip(self._views, parts, self._scratch)])
-        for (lo, _), code in zip(parts, codes):
+    def _part_views(self) -> list:
+        """Each part's rows of the state, made once."""
+        if self._views is None:
+            self._views = [_rows(self.state, lo, hi) for lo, hi in self._parts]
+        return self._views
+
+    def _at_once(self, task: int, seed, kernel, *args) -> None:
+        """`task` (`kernels.envs.STEP` or `SAMPLE`) by seed `seed` by the
+        helpers on parts 1.. and kernel(*args) on part 0 by this thread, at
+        once; each part's code checked."""
+        crew = self._helpers()
+        crew.post(task, seed, self.stride)
+        try:
+            first = self._call(kernel, *args)
+        finally:
+            codes = crew.codes()                 # every part is over before anything is raised
+        for (lo, _), code in zip(self._parts, [first] + codes):
             self._check(lo, code)
 
-    def _at_once(self, calls: list) -> list:
-        """Each call (kernel, *args) by the kernel's compiled entry, the first
-        on this thread and the others on the pool's threads, at once; their
-        results in order."""
-        entry = self._entry(calls[0][0], calls[0][1:])
-        jobs = [self._pool.submit(entry, *call[1:]) for call in calls[1:]]
-        first = entry(*calls[0][1:])
-        return [first] + [j.result() for j in jobs]
+    def _helpers(self) -> Crew:
+        """The crew whose helper h serves part h + 1 of the rows."""
+        if self._crew is None:
+            parts = [(view, self._actions[lo:hi], self.lineup, self.packed, scratch, np.int64(lo),
+                      rng, self._sampled[lo:hi])
+                     for view, (lo, hi), scratch, rng in zip(self._part_views(), self._parts,
+                                                             self._scratch, self._rng)][1:]
+            self._crew = Crew(K.SERVES[self.kind], parts)
+        return self._crew
 
     @staticmethod
     def _check(lo: int, code: int) -> None:
@@ -197,11 +213,15 @@ class Rounds:
         rows' own; else an int8 or bool array of shape (n, 80)), row i's by
         the plain stream (seed, i): int64[n], -1 where nothing is legal.
         Give each call its own seed."""
+        seed = np.uint64(whole(seed, "seed", 0, MAX_SEED, SEED_SPAN))
+        if mask is None and self.threads > 1:    # the rows' own masks: the helpers draw too
+            lo, hi = self._parts[0]
+            self._at_once(K.SAMPLE, seed, K.random_actions, self.state.mask[lo:hi], seed,
+                          np.int64(lo), self._rng[0], self._sampled[lo:hi])
+            return self._sampled.copy()
         mask = self.state.mask if mask is None else check_mask(mask, self.n)
         out = np.empty(self.n, np.int64)
-        seed = np.uint64(whole(seed, "seed", 0, MAX_SEED, SEED_SPAN))
-        self._at_once([(K.random_actions, mask[lo:hi], seed, np.int64(lo), rng, out[lo:hi])
-                       for (lo, hi), rng in zip(self._parts, self._rng)])
+        self._call(K.random_actions, mask, seed, np.int64(0), self._rng[0], out)
         return out
 
     def fork(self) -> Rounds:
@@ -209,7 +229,8 @@ class Rounds:
         shared: use the two from one thread), for search and what-ifs."""
         other = copy.copy(self)
         other.state = K.Envs(*(f.copy() for f in self.state))
-        other._views = other._single = None
+        other._views = other._single = other._crew = None
+        other._actions, other._sampled = np.zeros(self.n, np.int64), np.zeros(self.n, np.int64)
         other._one, other._asked = np.zeros(1, np.int64), dict(self._asked)
         return other
 
