@@ -36,8 +36,9 @@ class Helper:
         self.wake = threading.Event()
         args = (self.flag, self.job, *args, SPINS)
         entry = batch.entry(serve, args)
-        threading.Thread(target=self._loop, args=(entry, args), daemon=True,
-                         name="scopa-sim-helper").start()
+        self.thread = threading.Thread(target=self._loop, args=(entry, args), daemon=True,
+                                       name="scopa-sim-helper")
+        self.thread.start()
 
     def _loop(self, entry, args) -> None:
         while entry(*args) == K.IDLE:         # no job for a while: sleep until one is posted
@@ -69,6 +70,8 @@ class Crew:
         """Each helper's code for the job posted last, once it is done."""
         for h in self._helpers:
             while self._wait(h.flag, K.DONE, self._number - 1, SPINS) != self._number:
+                if not h.thread.is_alive():
+                    raise RuntimeError("internal: a helper thread of the environments stopped")
                 time.sleep(NAP)
         return [int(h.job[K.J_CODE]) for h in self._helpers]
 
