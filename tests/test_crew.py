@@ -75,3 +75,35 @@ def test_close_stops_the_helpers_and_a_later_step_starts_them_again():
             break
         time.sleep(0.01)
     assert helpers() == before
+
+
+def test_a_step_interrupted_while_it_waited_for_its_helper_is_whole_before_the_next(monkeypatch):
+    """Ctrl-C while the calling thread waits for the helper: the step goes on
+    in the helper, and the next job waits for it (it must not change the
+    actions the helper still reads), so the rounds end as if uninterrupted."""
+    from scopa_sim.engine import crew
+
+    one = Rounds(600, "scopa", [None, "greedy"], threads=1)
+    two = Rounds(600, "scopa", [None, "greedy"], threads=2)
+    for r in (one, two):
+        r.reset(4, 0, 600)
+    codes, calls = crew.Crew.codes, []
+
+    def interrupted(self):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return codes(self)
+
+    monkeypatch.setattr(crew.Crew, "codes", interrupted)
+    actions = []
+    for k in range(12):
+        actions.append(one.random_actions(k))
+        one.step(actions[-1])
+    for k, a in enumerate(actions):             # the next step follows at once
+        try:
+            two.step(a)
+        except KeyboardInterrupt:
+            assert k == 2
+    assert len(calls) == 12
+    assert all((x == y).all() for x, y in zip(one.state, two.state))

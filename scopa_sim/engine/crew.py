@@ -58,7 +58,10 @@ class Crew:
         self._number = 0
 
     def post(self, task: int, seed, stride: int = 0) -> None:
-        """Job `task` (`kernels.envs.STEP`, `SAMPLE`, `STOP`) to every helper."""
+        """Job `task` (`kernels.envs.STEP`, `SAMPLE`, `STOP`) to every helper,
+        once the last is done (it is, unless the caller was interrupted while
+        it waited: the next job must not change what that one reads)."""
+        self._wait_all()
         self._number += 1
         for h in self._helpers:
             h.job[K.J_TASK], h.job[K.J_STRIDE] = task, stride
@@ -68,12 +71,16 @@ class Crew:
 
     def codes(self) -> list[int]:
         """Each helper's code for the job posted last, once it is done."""
+        self._wait_all()
+        return [int(h.job[K.J_CODE]) for h in self._helpers]
+
+    def _wait_all(self) -> None:
+        """Until every helper has done the job posted last."""
         for h in self._helpers:
             while self._wait(h.flag, K.DONE, self._number - 1, SPINS) != self._number:
                 if not h.thread.is_alive():
                     raise RuntimeError("internal: a helper thread of the environments stopped")
                 time.sleep(NAP)
-        return [int(h.job[K.J_CODE]) for h in self._helpers]
 
     def close(self) -> None:
         """Stop the helpers (after their job, if they are making one)."""
