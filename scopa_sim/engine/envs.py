@@ -21,8 +21,8 @@ from ..kernels.registry import PYTHON, Lineup
 from ..kernels.strategies import decide
 from . import nets, schema
 from .cards import Move, card_name, cards_of, names
-from .crew import Crew
 from .checks import MAX_SEED, SEED_SPAN, plural, whole
+from .crew import Crew
 from .rules import Rules, kernel_rules
 from .seats import Seats
 from .strategies import parse_strategy
@@ -71,7 +71,7 @@ class Rounds:
         self.seed, self.stride = np.uint64(0), 0
         self.threads = max(1, min(int(threads), self.n // MIN_SPLIT or 1))
         self._scratch = [self.seats.scratch() for _ in range(self.threads)]
-        self._crew = None                             # the helper threads (`_helpers`), made on first use
+        self._crew = None                             # helper threads (`_helpers`), made once
         self._actions, self._sampled = np.zeros(self.n, np.int64), np.zeros(self.n, np.int64)
         self._ask = None                        # scratch for `suggest`, made on first use
         self._lock = threading.Lock()
