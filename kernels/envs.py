@@ -444,20 +444,28 @@ def random_actions(mask, seed, first, state, out):
 
 # A helper thread's hand-over (`serve`, `engine.crew`): its flag's words, its job's
 POSTED, DONE = 0, 1                    # the number of the last job posted, of the last done
-J_TASK, J_SEED, J_STRIDE, J_CODE = range(4)
+J_TASK, J_SEED, J_STRIDE, J_FIRST, J_CODE = range(5)
 STEP, SAMPLE, STOP = 1, 2, 3           # the tasks
 IDLE, STOPPED = 0, 1                   # what `serve` returns
 
 
+class Part(NamedTuple):
+    """A helper thread's rows (`serve`): a named tuple of a record and arrays."""
+    envs: Envs             # its rows of the state
+    actions: np.ndarray    # int64[rows]: their actions (STEP)
+    rng: np.ndarray        # uint64[1]: `random_actions`' stream (SAMPLE)
+    out: np.ndarray        # int64[rows]: the actions drawn (SAMPLE)
+
+
 @spliced
-def serve(choose, flag, job, envs, actions, lineup, rules, scratch, first, rng, out, spins):
+def serve(choose, flag, job, part, lineup, rules, scratch, spins):
     """A helper thread's loop over its part of the rows, without the GIL:
     it waits for a job's number in flag[POSTED], does job[J_TASK] (STEP:
-    `step` of `actions` by seed job[J_SEED] and stride job[J_STRIDE];
-    SAMPLE: `random_actions` of its mask into `out`, its rows counted from
-    `first`, by seed job[J_SEED]), puts the code in job[J_CODE] and
-    publishes the number in flag[DONE]. IDLE when no job came in `spins`
-    reads (the thread sleeps, then calls again), STOPPED on STOP."""
+    `step` of the part's actions by seed job[J_SEED] and stride
+    job[J_STRIDE]; SAMPLE: `random_actions` of its masks, its rows counted
+    from job[J_FIRST], by seed job[J_SEED]), puts the code in job[J_CODE]
+    and publishes the number in flag[DONE]. IDLE when no job came in
+    `spins` reads (the thread sleeps, then calls again), STOPPED on STOP."""
     seen = load_acquire(flag, DONE)
     while True:
         now = wait_past(flag, POSTED, seen, spins)
@@ -468,33 +476,31 @@ def serve(choose, flag, job, envs, actions, lineup, rules, scratch, first, rng, 
             store_release(flag, DONE, now)
             return STOPPED
         if task == STEP:
-            job[J_CODE] = step(choose, envs, actions, seed, job[J_STRIDE], lineup, rules, scratch)
+            job[J_CODE] = step(choose, part.envs, part.actions, seed, job[J_STRIDE], lineup,
+                               rules, scratch)
         else:
-            random_actions(envs.mask, seed, first, rng, out)
+            random_actions(part.envs.mask, seed, job[J_FIRST], part.rng, part.out)
             job[J_CODE] = 0
         store_release(flag, DONE, now)
         seen = now
 
 
 @outlined
-def simple_serve(flag, job, envs, actions, lineup, rules, scratch, first, rng, out, spins):
+def simple_serve(flag, job, part, lineup, rules, scratch, spins):
     """`serve` with random and greedy at the kernel's seats."""
-    return serve(choose_simple, flag, job, envs, actions, lineup, rules, scratch, first, rng,
-                 out, spins)
+    return serve(choose_simple, flag, job, part, lineup, rules, scratch, spins)
 
 
 @outlined
-def fast_serve(flag, job, envs, actions, lineup, rules, scratch, first, rng, out, spins):
+def fast_serve(flag, job, part, lineup, rules, scratch, spins):
     """`serve` with the fast strategies and the jitted user ones."""
-    return serve(choose_fast, flag, job, envs, actions, lineup, rules, scratch, first, rng,
-                 out, spins)
+    return serve(choose_fast, flag, job, part, lineup, rules, scratch, spins)
 
 
 @outlined
-def search_serve(flag, job, envs, actions, lineup, rules, scratch, first, rng, out, spins):
+def search_serve(flag, job, part, lineup, rules, scratch, spins):
     """`serve` with every strategy."""
-    return serve(choose, flag, job, envs, actions, lineup, rules, scratch, first, rng, out,
-                 spins)
+    return serve(choose, flag, job, part, lineup, rules, scratch, spins)
 
 
 SERVES = {"simple": simple_serve, "fast": fast_serve, "search": search_serve}

@@ -31,8 +31,9 @@ class Helper:
     number of the last job posted, of the last done) and its job's words
     (`kernels.envs.J_*`)."""
 
-    def __init__(self, serve, args: tuple):
-        self.flag, self.job = np.zeros(2, np.int64), np.zeros(4, np.int64)
+    def __init__(self, serve, first: int, args: tuple):
+        self.flag, self.job = np.zeros(2, np.int64), np.zeros(K.J_CODE + 1, np.int64)
+        self.job[K.J_FIRST] = first
         self.wake = threading.Event()
         args = (self.flag, self.job, *args, SPINS)
         entry = batch.entry(serve, args)
@@ -51,17 +52,16 @@ class Crew:
     on the calling thread, then `codes`."""
 
     def __init__(self, serve, parts: list[tuple]):
+        """parts: each helper's first row and the arguments of `serve` after
+        the flag and the job (`kernels.envs.serve`)."""
         flag = np.zeros(2, np.int64)
         self._wait = batch.entry(sync.wait_for, (flag, 0, 0, 0))
         self._publish = batch.entry(sync.publish, (flag, 0, 0))
-        self._helpers = [Helper(serve, args) for args in parts]
+        self._helpers = [Helper(serve, first, args) for first, args in parts]
         self._number = 0
 
     def post(self, task: int, seed, stride: int = 0) -> None:
-        """Job `task` (`kernels.envs.STEP`, `SAMPLE`, `STOP`) to every helper,
-        once the last is done (it is, unless the caller was interrupted while
-        it waited: the next job must not change what that one reads)."""
-        self._wait_all()
+        """Job `task` (`kernels.envs.STEP`, `SAMPLE`, `STOP`) to every helper."""
         self._number += 1
         for h in self._helpers:
             h.job[K.J_TASK], h.job[K.J_STRIDE] = task, stride
@@ -70,22 +70,29 @@ class Crew:
             h.wake.set()
 
     def codes(self) -> list[int]:
-        """Each helper's code for the job posted last, once it is done."""
-        self._wait_all()
-        return [int(h.job[K.J_CODE]) for h in self._helpers]
-
-    def _wait_all(self) -> None:
-        """Until every helper has done the job posted last."""
+        """Each helper's code for the job posted last, once it is done. A
+        Ctrl-C meanwhile is raised only then: the job is whole, not half
+        made by a helper still at work while its rows are read or stepped."""
+        interrupted = None
         for h in self._helpers:
             while self._wait(h.flag, K.DONE, self._number - 1, SPINS) != self._number:
                 if not h.thread.is_alive():
                     raise RuntimeError("internal: a helper thread of the environments stopped")
-                time.sleep(NAP)
+                try:
+                    time.sleep(NAP)
+                except KeyboardInterrupt as e:
+                    interrupted = e
+        if interrupted is not None:
+            raise interrupted
+        return [int(h.job[K.J_CODE]) for h in self._helpers]
 
     def close(self) -> None:
-        """Stop the helpers (after their job, if they are making one)."""
+        """Stop the helpers, and wait until they have."""
         if self._helpers:
             self.post(K.STOP, 0)
+            self.codes()
+            for h in self._helpers:
+                h.thread.join()
             self._helpers = []
 
     def __del__(self):

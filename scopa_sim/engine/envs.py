@@ -177,8 +177,8 @@ class Rounds:
     def _helpers(self) -> Crew:
         """The crew whose helper h serves part h + 1 of the rows."""
         if self._crew is None:
-            parts = [(view, self._actions[lo:hi], self.lineup, self.packed, scratch, np.int64(lo),
-                      rng, self._sampled[lo:hi])
+            parts = [(lo, (K.Part(view, self._actions[lo:hi], rng, self._sampled[lo:hi]),
+                           self.lineup, self.packed, scratch))
                      for view, (lo, hi), scratch, rng in zip(self._part_views(), self._parts,
                                                              self._scratch, self._rng)][1:]
             self._crew = Crew(K.SERVES[self.kind], parts)
