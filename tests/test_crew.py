@@ -42,7 +42,8 @@ def play(lineup, threads, pause=0.0, steps=40):
     return rounds.state.obs.copy(), total
 
 
-@pytest.mark.parametrize("lineup", [[None, None], [None, "greedy"], [None, "counter"]])
+@pytest.mark.parametrize("lineup", [[None, None], [None, "greedy"],
+                                    pytest.param([None, "counter"], marks=pytest.mark.slow)])
 def test_two_threads_play_as_one_whether_the_helper_spins_or_sleeps(lineup):
     one = play(lineup, 1)
     for pause in (0.0, 0.01):                  # 10 ms: far past a helper's spins
