@@ -2,6 +2,8 @@
 `kernels.sync`): a hand-over through a flag, the same rounds as one thread
 however the helpers sleep and wake, and no thread left behind."""
 import gc
+import multiprocessing
+import os
 import threading
 import time
 
@@ -78,29 +80,60 @@ def test_a_ctrl_c_while_the_helper_works_is_raised_once_its_part_is_done(monkeyp
     not meet a helper still stepping)."""
     from scopa_sim.engine import crew
 
-    naps, sleep = [], time.sleep
-
-    def nap(seconds):
-        naps.append(seconds)
-        if len(naps) == 1:
-            raise KeyboardInterrupt
-        sleep(seconds)
-
-    monkeypatch.setattr(crew, "SPINS", 1)       # the caller naps at once, helpers sleep
-    monkeypatch.setattr(crew.time, "sleep", nap)
     one = Rounds(600, "scopa", [None, "greedy"], threads=1)
     two = Rounds(600, "scopa", [None, "greedy"], threads=2)
     for r in (one, two):
         r.reset(4, 0, 600)
-    actions, raised = [], 0
+    team, armed, ctrl_c, sleep = two._helpers(), [], [], time.sleep
+    spin = team._wait
+
+    def wait(flag, at, seen, spins):            # armed: as if its spins ran out
+        if armed:
+            armed.pop()
+            ctrl_c.append(1)
+            return seen
+        return spin(flag, at, seen, spins)
+
+    def nap(seconds):                           # ... and Ctrl-C in the nap that follows
+        if ctrl_c:
+            ctrl_c.pop()
+            raise KeyboardInterrupt
+        sleep(seconds)
+
+    team._wait = wait
+    monkeypatch.setattr(crew.time, "sleep", nap)
+    raised = []
     for k in range(12):
-        actions.append(one.random_actions(k))
-        one.step(actions[-1])
-    for a in actions:                           # the next step follows at once
+        a = one.random_actions(k)
+        one.step(a)
+        armed[:] = [1] if k == 2 else []
         try:
             two.step(a)
         except KeyboardInterrupt:
-            raised += 1
-    assert raised == 1 and naps
+            raised.append(k)
+    assert raised == [2] and not ctrl_c and not armed
     assert all((x == y).all() for x, y in zip(one.state, two.state))
     two.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_steps_its_copy_with_helper_threads_of_its_own():
+    """A child forked after the helpers started has none of their threads:
+    its rounds make their own and step as the parent's do."""
+    rounds = Rounds(600, "scopa", [None, "greedy"], threads=2)
+    rounds.reset(6, 0, 600)
+    rounds.step(rounds.random_actions(0))
+    ours, theirs = multiprocessing.get_context("fork").Pipe()
+
+    def child():
+        rounds.step(rounds.random_actions(1))
+        theirs.send(rounds.state.obs.copy())
+        os._exit(0)                             # no clean-up of what the fork copied
+
+    process = multiprocessing.get_context("fork").Process(target=child)
+    process.start()
+    got = ours.recv() if ours.poll(60) else None
+    process.join(timeout=60)
+    rounds.step(rounds.random_actions(1))
+    assert got is not None and (got == rounds.state.obs).all()
+    rounds.close()

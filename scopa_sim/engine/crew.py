@@ -15,6 +15,7 @@ while it finishes, then naps.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 
@@ -59,6 +60,7 @@ class Crew:
         self._publish = batch.entry(sync.publish, (flag, 0, 0))
         self._helpers = [Helper(serve, first, args) for first, args in parts]
         self._number = 0
+        self.pid = os.getpid()       # a forked child has none of these threads
 
     def post(self, task: int, seed, stride: int = 0) -> None:
         """Job `task` (`kernels.envs.STEP`, `SAMPLE`, `STOP`) to every helper."""
@@ -86,14 +88,16 @@ class Crew:
             raise interrupted
         return [int(h.job[K.J_CODE]) for h in self._helpers]
 
-    def close(self) -> None:
-        """Stop the helpers, and wait until they have."""
+    def close(self, wait: bool = True) -> None:
+        """Stop the helpers; with `wait`, until they have."""
         if self._helpers:
             self.post(K.STOP, 0)
-            self.codes()
             for h in self._helpers:
-                h.thread.join()
+                if wait:
+                    h.thread.join()
             self._helpers = []
 
     def __del__(self):
-        self.close()
+        """A crew nobody holds: its helpers are told to stop, not waited for
+        (at the interpreter's exit they may be gone already)."""
+        self.close(wait=False)

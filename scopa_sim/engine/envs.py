@@ -9,6 +9,7 @@ or more steps; the observation int8[obs_size] of the seat to play.
 from __future__ import annotations
 
 import copy
+import os
 import threading
 
 import numpy as np
@@ -175,7 +176,10 @@ class Rounds:
             self._check(lo, code)
 
     def _helpers(self) -> Crew:
-        """The crew whose helper h serves part h + 1 of the rows."""
+        """The crew whose helper h serves part h + 1 of the rows (made again
+        in a forked child: the parent's threads are not there)."""
+        if self._crew is not None and self._crew.pid != os.getpid():
+            self._crew = None
         if self._crew is None:
             parts = [(lo, (K.Part(view, self._actions[lo:hi], rng, self._sampled[lo:hi]),
                            self.lineup, self.packed, scratch))
