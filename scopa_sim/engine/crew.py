@@ -65,9 +65,9 @@ class Crew:
     def post(self, task: int, seed, stride: int = 0) -> None:
         """Job `task` (`kernels.envs.STEP`, `SAMPLE`, `STOP`) to every helper."""
         self._number += 1
+        words = task, np.uint64(seed).view(np.int64), stride
         for h in self._helpers:
-            h.job[K.J_TASK], h.job[K.J_STRIDE] = task, stride
-            h.job[K.J_SEED] = np.uint64(seed).view(np.int64)
+            h.job[K.J_TASK], h.job[K.J_SEED], h.job[K.J_STRIDE] = words
             self._publish(h.flag, K.POSTED, self._number)
             h.wake.set()
 
@@ -92,8 +92,8 @@ class Crew:
         """Stop the helpers; with `wait`, until they have."""
         if self._helpers:
             self.post(K.STOP, 0)
-            for h in self._helpers:
-                if wait:
+            if wait:
+                for h in self._helpers:
                     h.thread.join()
             self._helpers = []
 
