@@ -57,6 +57,33 @@ def _how(text: str) -> str:
     return f"*How it was made:* {text}\n"
 
 
+def _bounds(d) -> tuple[float, float, float]:
+    """An estimate's (value, low, high), whichever name its value goes by."""
+    value = next(d[k] for k in ("mean", "rate", "estimate") if k in d)
+    return value, d["low"], d["high"]
+
+
+class Beside:
+    """The other strategy's figures (`data["beside"]`: endgame's) shown beside
+    the main runs' wherever the two 95% intervals do not overlap, and each
+    figure so shown kept (`changed`) for the page's summary. Without another
+    strategy a figure is only formatted."""
+
+    def __init__(self, name: str | None):
+        self.name, self.compared, self.changed = name, 0, []
+
+    def __call__(self, show, new, old, where: str, *args) -> str:
+        text = show(new, *args)
+        if self.name is None or old is None:
+            return text
+        self.compared += 1
+        (a, lo_a, hi_a), (b, lo_b, hi_b) = _bounds(new), _bounds(old)
+        if lo_a <= hi_b and lo_b <= hi_a:
+            return text
+        self.changed.append((where, a, b))
+        return f"{text}<br>*{self.name}:* {show(old, *args)}"
+
+
 def render(data: dict, out: Path) -> Path:
     """Write out/ALMANAC.md and its charts from the sections' data: "seed",
     "version", "quick", "strategy" (every seat's in the main runs), and per
@@ -68,44 +95,74 @@ def render(data: dict, out: Path) -> Path:
     made = f"scopa-sim {ver}, seed {seed}"
     doc = ["# The Scopa almanac\n",
            f"What strong play says about the game, and the strategy books' advice put to "
-           f"the test. Made by `scopa-sim almanac{' --quick' if data['quick'] else ''} "
-           f"--seed {seed}` ({made}). Every number carries its 95% interval (Wilson for "
+           f"the test. Made by `scopa-sim almanac{' --quick' if data['quick'] else ''}"
+           f"{_strategy_option(data)} --seed {seed}` ({made}). Every number carries its 95% interval (Wilson for "
            f"rates, normal for means, paired for duplicate deals, bootstrap for the odds) "
            f"and its n. The runs are ordinary runs in `runs/`: ask them anything with "
            f"`scopa-sim ask`.\n"]
-    doc += _edge_md(data, out, made)
-    doc += _points_md(data, out, made)
-    doc += _cards_md(data, out, made)
-    doc += _odds_md(data, out, made)
-    doc += _skill_md(data, out, made)
-    doc += _advice_md(data, out, made)
-    doc += _claims_md(data, made)
-    doc += _review_md(data, made)
+    beside = Beside(data.get("beside"))
+    body = (_edge_md(data, out, made, beside) + _points_md(data, out, made, beside)
+            + _cards_md(data, out, made, beside) + _odds_md(data, out, made, beside)
+            + _skill_md(data, out, made) + _advice_md(data, out, made)
+            + _claims_md(data, made, beside) + _review_md(data, made))
+    doc += _changes_md(data, beside) + body
     path = out / DOCUMENT
     path.write_text("\n".join(doc))
     return path
 
 
-def _edge_md(data, out, made) -> list[str]:
+def _strategy_option(data) -> str:
+    return f" --strategy {data['strategy']}" if data.get("beside") else ""
+
+
+def _old(p: dict, *keys):
+    """The other strategy's figure at p["beside"][keys...], or None."""
+    d = p.get("beside")
+    for k in keys:
+        if d is None:
+            return None
+        d = d[k] if isinstance(d, list) else d.get(k)
+    return d
+
+
+def _edge_md(data, out, made, beside: Beside) -> list[str]:
     strong = data["strategy"]           # every seat's, in the main runs
     doc = ["## The edge: dealer against first player\n",
            "Per round: the dealer's side's points minus the first player's side's (margin), "
            "and each side's P(win the round). Per game: P(the side that deals the first "
            "round wins the game).\n"]
-    rows, names, est, half = [], [], [], []
+    rows, names, bars = [], [], {strong: ([], [])}
     for preset, p in data["presets"].items():
         e = p["edge"]
         d = e["dealer"]
-        rows.append([preset, mean(d["margin"]), rate(d["dealer_win"]), rate(d["leader_win"]),
-                     rate(e["first_dealer_game_win"]) if "first_dealer_game_win" in e else "—"])
+        row = [preset]
+        for key, what in (("margin", "dealer's margin per round"),
+                          ("dealer_win", "P(dealer's side wins round)"),
+                          ("leader_win", "P(first player's side wins round)")):
+            row.append(beside(mean if key == "margin" else rate, d[key],
+                              _old(p, "edge", "dealer", key), f"{preset}: {what}"))
+        row.append(beside(rate, e["first_dealer_game_win"],
+                          _old(p, "edge", "first_dealer_game_win"),
+                          f"{preset}: P(first dealer wins game)")
+                   if "first_dealer_game_win" in e else "—")
+        rows.append(row)
         names.append(preset)
-        est.append(d["margin"]["mean"])
-        half.append(d["margin"]["high"] - d["margin"]["mean"])
+        for name, fig in ((strong, d), (beside.name, _old(p, "edge", "dealer"))):
+            if fig is not None:
+                est, half = bars.setdefault(name, ([], []))
+                est.append(fig["margin"]["mean"])
+                half.append(fig["margin"]["high"] - fig["margin"]["mean"])
     doc.append(_table(["rules", "dealer's margin per round", "P(dealer's side wins round)",
                        "P(first player's side wins round)", "P(first dealer wins game)"], rows))
     fig, ax = _figure("The dealer's edge: mean round margin, dealer's side minus first "
                       "player's\n(95% intervals)")
-    ax.bar(names, est, yerr=half, capsize=6, color="#4C72B0")
+    width = 0.8 / len(bars)
+    for k, (name, (est, half)) in enumerate(bars.items()):
+        ax.bar(np.arange(len(names)) + k * width - 0.4 + width / 2, est, width, yerr=half,
+               capsize=6, color=SIDE_COLOURS[k % len(SIDE_COLOURS)], label=f"every seat {name}")
+    ax.set_xticks(range(len(names)), names)
+    if len(bars) > 1:
+        ax.legend()
     ax.axhline(0, color="black", lw=0.8)
     ax.set_ylabel("points per round")
     save(fig, out / "almanac-edge.png")
@@ -113,43 +170,75 @@ def _edge_md(data, out, made) -> list[str]:
     counts = ", ".join(f"{k}: {p['edge']['rounds']:,} rounds ({p['run']})"
                        + (f" and {p['edge']['games']:,} games ({p['games_run']})"
                           if p["games_run"] else "") for k, p in data["presets"].items())
-    doc.append(_how(f"every seat plays `{strong}`; {counts}; {made}."))
+    doc.append(_how(f"every seat plays `{strong}`; {counts}{_beside_runs(data)}; {made}."))
     return doc
 
 
-def _points_md(data, out, made) -> list[str]:
+def _beside_runs(data) -> str:
+    """The other strategy's main runs, for a "How it was made" line."""
+    if not data.get("beside"):
+        return ""
+    runs = ", ".join(f"{k}: {p['beside']['run']}" + (f" and {p['beside']['games_run']}"
+                                                       if p["beside"]["games_run"] else "")
+                     for k, p in data["presets"].items())
+    return f"; beside, every seat `{data['beside']}` and seed ({runs})"
+
+
+def _points_md(data, out, made, beside: Beside) -> list[str]:
     strong = data["strategy"]           # every seat's, in the main runs
     doc = ["## Points: what a round is made of\n"]
     for preset, p in data["presets"].items():
-        pt = p["points"]
+        pt, old = p["points"], _old(p, "points") or {}
+
+        def fig(show, key, what, *path, args=()):
+            new = pt[key]
+            for k in path:
+                new = new[k]
+            return beside(show, new, _old({"beside": old}, key, *path), f"{preset}: {what}",
+                          *args)
+        roles = pt["roles"]
         doc.append(f"### {preset}\n")
-        doc.append(_table(["", *pt["roles"]],
-                          [["points per round", *(mean(x["mean"]) for x in pt["points"])],
-                           ["scopas per round", *(mean(x) for x in pt["scopas"])]]))
-        rows = [[c["title"], *(rate(w) for w in c["won"]), rate(c["tied"])]
-                for c in pt["categories"]]
+        doc.append(_table(["", *roles],
+                          [["points per round", *(fig(mean, "points", f"{r}'s points per round",
+                                                      k, "mean") for k, r in enumerate(roles))],
+                           ["scopas per round", *(fig(mean, "scopas", f"{r}'s scopas per round",
+                                                      k) for k, r in enumerate(roles))]]))
+        rows = [[c["title"],
+                 *(fig(rate, "categories", f"{c['title']} won by the {r}", j, "won", k)
+                   for k, r in enumerate(roles)),
+                 fig(rate, "categories", f"{c['title']} tied", j, "tied")]
+                for j, c in enumerate(pt["categories"])]
         doc.append("How often each category is won by each side, or by nobody (tied):\n")
-        doc.append(_table(["category", *(f"won by the {r}" for r in pt["roles"]),
+        doc.append(_table(["category", *(f"won by the {r}" for r in roles),
                            "tied (nobody)"], rows))
         doc.append(f"- The category points split between the sides (each side scoring at "
-                   f"least one): {rate(pt['split'])}; one side takes them all: "
-                   f"{rate(pt['swept'])}.\n"
-                   f"- Scopas per round, both sides together: {mean(pt['scopas_total'])}.\n"
+                   f"least one): {fig(rate, 'split', 'category points split')}; one side "
+                   f"takes them all: {fig(rate, 'swept', 'one side takes every category')}.\n"
+                   f"- Scopas per round, both sides together: "
+                   f"{fig(mean, 'scopas_total', 'scopas per round, both sides')}.\n"
                    f"- Rounds decided by scopas alone (the winner without the scopas would "
-                   f"differ): {rate(pt['decided_by_scopas'])}.\n")
+                   f"differ): {fig(rate, 'decided_by_scopas', 'rounds decided by scopas')}.\n")
         shares = pt["dealer_category_points"]
         doc.append("The dealer's side's share of the category points:\n")
         doc.append(_table([f"{k} of {len(shares) - 1}" for k in range(len(shares))],
-                          [[rate(s, 3) for s in shares]]))
+                          [[fig(rate, "dealer_category_points",
+                                f"dealer's side scores {k} of {len(shares) - 1} categories", k,
+                                args=(3,)) for k in range(len(shares))]]))
         n = pt["rounds"]
         doc.append("The distribution of a round's points, each side (points scored by at "
                    "least 1 round in 1,000):\n")
         top = max(len(x["counts"]) for x in pt["points"])
         shown = [k for k in range(top)
                  if max(_at(x["counts"], k) for x in pt["points"]) * 1000 >= n]
-        doc.append(_table(["points", *pt["roles"]],
-                          [[str(k), *(rate(wilson_of(_at(x["counts"], k), n), 3)
-                                      for x in pt["points"])] for k in shown]))
+
+        def scored(k, role):
+            counts = [wilson_of(_at(x["points"][role]["counts"], k), x["rounds"])
+                      for x in (pt, old) if x]
+            return beside(rate, counts[0], counts[1] if len(counts) > 1 else None,
+                          f"{preset}: the {roles[role]} scores {k} points", 3)
+        doc.append(_table(["points", *roles],
+                          [[str(k), *(scored(k, r) for r in range(len(roles)))]
+                           for k in shown]))
         width = 0.8 / len(pt["points"])
         fig, ax = _figure(f"Round points, {preset}: the distribution for each side\n"
                           f"({strong} for every seat, {n:,} rounds)")
@@ -167,7 +256,7 @@ def _points_md(data, out, made) -> list[str]:
     return doc
 
 
-def _cards_md(data, out, made) -> list[str]:
+def _cards_md(data, out, made, beside: Beside) -> list[str]:
     strong = data["strategy"]           # every seat's, in the main runs
     doc = ["## Cards: what each card of the first hand is worth\n",
            "A card's worth: the mean round margin of the side whose first hand holds it; "
@@ -175,14 +264,20 @@ def _cards_md(data, out, made) -> list[str]:
     for preset, p in data["presets"].items():
         v = p["cards"]
         cards = sorted(v["cards"], key=lambda c: -c["margin"]["mean"])
+        old = {c["card"]: c for c in _old(p, "cards", "cards") or ()}
         doc.append(f"### {preset}\n")
-        rows = [[card_name(c["card"]), mean(c["margin"]), mean(c["win_edge"])]
+        rows = [[card_name(c["card"]),
+                 *(beside(mean, c[k], old.get(c["card"], {}).get(k),
+                          f"{preset}: {card_name(c['card'])}'s {what}")
+                   for k, what in (("margin", "worth"), ("win_edge", "win edge")))]
                 for c in cards[:5] + cards[-3:]]
         doc.append("The five cards worth most, and the three worth least:\n")
         doc.append(_table(["card", "holder's margin per round", "win edge"], rows))
         w = v["hand_worth"]
         q = w["quantiles"]
-        doc.append(f"A first hand's worth: mean {mean(w['mean'])}; 5% of hands are worth at most "
+        worth = beside(mean, w["mean"], _old(p, "cards", "hand_worth", "mean"),
+                       f"{preset}: a first hand's mean worth")
+        doc.append(f"A first hand's worth: mean {worth}; 5% of hands are worth at most "
                    f"{q['0.05']:+.2f}, half at most {q['0.5']:+.2f}, 95% at most "
                    f"{q['0.95']:+.2f} (quantiles of {w['mean']['n']:,} hands, to "
                    f"{w['bin']} points).\n")
@@ -194,7 +289,7 @@ def _cards_md(data, out, made) -> list[str]:
     return doc
 
 
-def _odds_md(data, out, made) -> list[str]:
+def _odds_md(data, out, made, beside: Beside) -> list[str]:
     strong = data["strategy"]           # every seat's, in the main runs
     doc = ["## Odds: P(win the game) from every score\n",
            "From the rounds of the main run: the Markov chain over the score, its round "
@@ -215,12 +310,34 @@ def _odds_md(data, out, made) -> list[str]:
         rows = [[str(i), *(f"{t[i, j]:.3f} [{lo[i, j]:.3f}, {hi[i, j]:.3f}]" for j in cols)]
                 for i in cols]
         doc.append(_table(["you \\ them", *(str(j) for j in cols)], rows))
+        doc.append(_odds_beside(o, _old(p, "odds"), beside, preset))
         name = f"almanac-odds-{preset}.png"
         draw("odds", o, out / name)
         doc.append(f"![P(win the game) from every score, {preset}]({name})\n")
         doc.append(_how(f"{o['rounds']:,} rounds of {p['run']} (`{strong}` for every seat), "
                         f"{o['bootstrap']} bootstrap resamplings; {made}."))
     return doc
+
+
+def _odds_beside(new: dict, old: dict | None, beside: Beside, preset: str) -> str:
+    """One line on how the other strategy's odds differ: the cells whose
+    intervals do not overlap, and the largest difference (each a change)."""
+    if old is None or beside.name is None:
+        return ""
+    t, lo, hi, t0, lo0, hi0 = (np.array(d[k]) for d in (new, old)
+                               for k in ("table", "low", "high"))
+    apart = (lo > hi0) | (hi < lo0)
+    beside.compared += apart.size
+    if not apart.any():
+        return (f"Under `{beside.name}` every cell's interval overlaps this one's.\n")
+    gap = np.where(apart, np.abs(t - t0), 0)
+    i, j = np.unravel_index(int(gap.argmax()), gap.shape)
+    for a, b in zip(*np.nonzero(apart)):
+        beside.changed.append((f"{preset}: P(win the game) at {a} to {b}",
+                               float(t[a, b]), float(t0[a, b])))
+    return (f"Under `{beside.name}` {int(apart.sum())} of {apart.size} cells differ beyond "
+            f"their intervals; the most at {i} to {j}: {t0[i, j]:.3f} [{lo0[i, j]:.3f}, "
+            f"{hi0[i, j]:.3f}] there.\n")
 
 
 def _skill_md(data, out, made) -> list[str]:
@@ -303,23 +420,55 @@ def _short(text: str) -> str:
     return f"docs/examples/maxims/base.py{sep}{rest}" if sep and known else text
 
 
-def _claims_md(data, made) -> list[str]:
+def _claims_md(data, made, beside: Beside) -> list[str]:
     strong = data["strategy"]           # every seat's, in the main runs
     doc = ["## Claims of the rule texts, asked\n"]
-    for c in data["claims"]:
+    old = data.get("claims_beside") or [None] * len(data["claims"])
+    for c, c0 in zip(data["claims"], old):
         a = c["answer"]
         doc.append(f"> \"{c['quote']}\" — {c['source']}\n")
         line = (f"`scopa-sim ask RUN \"{c['event']}\" --given \"{c['given']}\"`: "
-                f"{c['question']}: {a['estimate']:.4f} [{a['low']:.4f}, {a['high']:.4f}] "
-                f"(k = {a['k']:,}, n = {a['n']:,})")
+                f"{c['question']}: "
+                + beside(_answer, a, c0 and c0["answer"], f"scopa: {c['question']}"))
         if "other" in c:
             o = c["other"]
             line += (f"; against {o['estimate']:.4f} [{o['low']:.4f}, {o['high']:.4f}] "
                      f"(n = {o['n']:,}) given `{c['against']}`")
-        doc.append(f"- {line}. The claim {c['verdict']} "
-                   f"(checked: {c['check']}).\n")
+        doc.append(f"- {line}. The claim {c['verdict']} (checked: {c['check']})"
+                   + (f"; under `{beside.name}` it {c0['verdict']}"
+                      if c0 and c0["verdict"] != c["verdict"] else "") + ".\n")
     run = data["presets"]["scopa"]["run"]
     doc.append(_how(f"`ask` over {run} (`{strong}` for every seat); {made}."))
+    return doc
+
+
+def _answer(a: dict) -> str:
+    return f"{a['estimate']:.4f} [{a['low']:.4f}, {a['high']:.4f}] (k = {a['k']:,}, n = {a['n']:,})"
+
+
+def _changes_md(data, beside: Beside, shown: int = 12) -> list[str]:
+    """What changed from the other strategy's almanac (endgame's): how many
+    figures differ beyond their intervals, how the two players compare on
+    each preset, and the largest changes."""
+    if beside.name is None:
+        return []
+    strong, old = data["strategy"], beside.name
+    doc = [f"## What changed from `{old}`'s almanac\n",
+           f"Every figure of the edge, points, cards, odds and claims below was made twice: "
+           f"with `{strong}` at every seat, as shown, and with `{old}` at every seat (the "
+           f"almanac's player before; the same seed and counts). {len(beside.changed):,} of "
+           f"{beside.compared:,} figures differ beyond their 95% intervals; there `{old}`'s "
+           f"figure is shown beside (*{old}:* ...).\n"]
+    matches = [x for x in data["skill"] if x["a"] == strong and x["b"] == old]
+    if matches:
+        doc.append(f"How much stronger `{strong}` is, per round on duplicate deals: "
+                   + "; ".join(f"{x['rules']} {mean(x['margin'], key='estimate')}"
+                               for x in matches) + ".\n")
+    top = sorted(beside.changed, key=lambda c: -abs(c[1] - c[2]))[:shown]
+    if top:
+        doc.append(f"The {len(top)} largest changes:\n")
+        doc.append(_table(["figure", f"`{strong}`", f"`{old}`", "change"],
+                          [[w, f"{a:+.4f}", f"{b:+.4f}", f"{a - b:+.4f}"] for w, a, b in top]))
     return doc
 
 

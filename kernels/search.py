@@ -386,11 +386,17 @@ def solve(seat, n, board, rules, work, solver, moves):
 
 
 @kernel
+def hidden(pos, seat, rules):
+    """Whether a card is hidden from `seat`: one it has not seen, in the deck
+    or in one of two or more other hands (one hand alone holds all it has
+    not seen once the deck is out: they are known)."""
+    return unseen(pos, seat) != 0 and hidden_holder(pos, seat, rules) < 0
+
+
+@kernel
 def solvable(pos, seat, rules, max_cards):
     """Whether no card is hidden from `seat` and few enough remain to solve."""
-    if unseen(pos, seat) and hidden_holder(pos, seat, rules) < 0:
-        return False
-    return hand_cards(pos, rules) <= max_cards
+    return not hidden(pos, seat, rules) and hand_cards(pos, rules) <= max_cards
 
 
 @spliced

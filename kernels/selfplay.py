@@ -3,7 +3,8 @@
 Rounds are dealt as a run's are (round u of run `seed` from its streams) and
 played by a lineup, each decision replaced by a random legal move with
 probability `explore`. At every decision the network would make (two moves or
-more, the deck not out), each legal move gives one sample: its afterstate
+more, a card hidden from the mover: `search.hidden`; in two-player scopa, the
+deck not out), each legal move gives one sample: its afterstate
 (`net.after`, what the mover sees) and its target, the mover's side's round
 margin when the round is played on from it by the `rollout` lineup: in the
 true deal (`worlds` 0: the target may see the hidden cards, the network
@@ -30,11 +31,11 @@ from .registry import P_SAMPLES, PYTHON, Lineup
 from .moves import legal_moves
 from .net import after
 from .play import ASKED, Kit, play_at, play_out
-from .position import DECK, HAND, PLAYS, POS_SIZE, TABLE, TURN, Board, board, play_move, \
+from .position import HAND, PLAYS, POS_SIZE, TABLE, TURN, Board, board, play_move, \
     start_round
 from .rng import below, next_u64, stream
 from .round import deal_round
-from .search import Deal, copy_into, determinize_inferred, margin, score_into
+from .search import Deal, copy_into, determinize_inferred, hidden, margin, score_into
 from .strategies import choose
 
 
@@ -111,7 +112,7 @@ def self_play(seed, first, count, rules, recipe, out, scratch, roll):
             seat = np.int64(pos[TURN])
             m = legal_moves(pos[ix(HAND + seat)], pos[TABLE], rules, play.cards, play.takes,
                             kit.work)
-            if m > 1 and pos[DECK] < N_CARDS and row + m <= rows:
+            if m > 1 and hidden(pos, seat, rules) and row + m <= rows:
                 for i in range(m):
                     after(pos, rules, seat, play.cards[i], play.takes[i], out.after[row + i])
                     out.target[row + i] = 0.0

@@ -80,6 +80,20 @@ def test_small_almanac_sections_charts_intervals_and_resume(tmp_path):
     again = almanac.make(out, quick=True, seed=5, workers=2, sizes=TINY)
     assert again.read_bytes() == doc.encode()
     assert {p: p.stat().st_mtime_ns for p in kept} == kept
+    # under another strategy: its own main runs, endgame's beside where they differ
+    other = almanac.make(out, quick=True, seed=5, workers=2, sizes=TINY,
+                         strategy="random").read_text()
+    assert "`scopa-sim almanac --quick --strategy random --seed 5`" in other
+    changes = _section(other, "## What changed from `endgame`'s almanac")
+    changed, compared = (int(x.replace(",", "")) for x in
+                         re.search(r"([\d,]+) of ([\d,]+) figures differ", changes).groups())
+    assert 0 < changed < compared
+    assert re.search(r"scopa " + INTERVAL + r" \(n = 500\)", changes)   # random vs endgame
+    assert other.count("<br>*endgame:* ") > 10      # random play changes most figures
+    edge = _section(other, "## The edge")
+    assert "every seat plays `random`" in edge and "every seat `endgame`" in edge
+    assert all(f"random-{p}-r2000-s5" in edge and f"endgame-{p}-r2000-s5" in edge
+               for p in PRESETS)
 
 
 def test_an_interrupted_run_is_resumed(tmp_path):
@@ -167,3 +181,18 @@ def test_command_line(tmp_path):
     r = CliRunner().invoke(main, ["almanac", "--out", str(run.root / "alm"), "--quick", "-q"])
     assert r.exit_code == 2 and "inside the scopa-sim run" in r.output
     assert not (run.root / "alm").exists()
+
+
+def test_beside_shows_the_other_figure_only_where_the_intervals_part():
+    from scopa_sim.analysis.almanac_page import Beside, mean, rate
+    beside = Beside("endgame")
+    a = {"mean": 0.25, "low": 0.23, "high": 0.27, "n": 100}
+    touching = {"mean": 0.21, "low": 0.19, "high": 0.23, "n": 100}
+    apart = {"rate": 0.10, "low": 0.08, "high": 0.12, "n": 100}
+    assert beside(mean, a, touching, "touching") == mean(a)
+    assert beside(mean, a, None, "absent") == mean(a)
+    shown = beside(rate, dict(a, rate=0.25), apart, "apart", 2)
+    assert shown == f"{rate(dict(a, rate=0.25), 2)}<br>*endgame:* {rate(apart, 2)}"
+    assert beside.compared == 2 and beside.changed == [("apart", 0.25, 0.10)]
+    alone = Beside(None)
+    assert alone(mean, a, apart, "x") == mean(a) and alone.compared == 0

@@ -3,7 +3,8 @@ against a slow reference that plays the rounds with the checked `Round` API.
 
 The reference deals round u of run `seed` as a run does (`deals.deck`, dealer
 u % players) and plays it move by move. At every decision of two moves or
-more with cards left in the deck it writes one sample per legal move, in the
+more where a card is hidden from the mover (`hidden_from_mover`) it writes
+one sample per legal move, in the
 order `Round.legal_moves()` lists them: the decision id (u << 6 | plays),
 the afterstate by `net_reference.afterstate` (written from the description,
 not from the kernel), and the target: the mover's side's round points minus
@@ -142,10 +143,17 @@ def on_deal(rnd: Round, deal, move, roll: Chooser, rng: np.ndarray, side: int) -
     return margin(play_on(child, roll, rng), side)
 
 
+def hidden_from_mover(rnd: Round) -> bool:
+    """Whether the seat to play cannot know where every card is: the deck
+    holds cards, or two other seats still hold some."""
+    others = [h for s, h in enumerate(rnd.hands) if s != rnd.turn and len(h)]
+    return bool(rnd.deck) or len(others) >= 2
+
+
 def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worlds: int,
                      infer: float, with_targets: bool, teach: int = 0) -> list[Sample]:
     """The samples of the decision at `rnd` (the seat to play has 2+ moves
-    and the deck is not out); with `teach` (a pimc teacher's samples, its
+    and a card is hidden from it); with `teach` (a pimc teacher's samples, its
     rollouts by `roll`, which must draw nothing), each target is the mean
     margin of its move over that many deals drawn as pimc draws them."""
     rules = rnd.rules
@@ -192,7 +200,7 @@ def reference(rules: Rules, seed: int, units, play: Chooser, roll: Chooser,
         while not rnd.done:
             moves = rnd.legal_moves()
             m = len(moves)
-            if m > 1 and rnd.deck:
+            if m > 1 and hidden_from_mover(rnd):
                 out += decision_samples(rnd, u, rng, roll, worlds, infer, with_targets, teach)
             if explore > 0 and m > 1 and K.rng.below(rng, 1 << 20) < explore * (1 << 20):
                 i = int(K.rng.below(rng, m))
@@ -382,12 +390,17 @@ def test_every_decision_has_a_sample_per_legal_move(kw):
 
 
 # -- rollouts by a sampling strategy: each move from the decision's own deal --------
-@pytest.mark.parametrize("preset, worlds", [("scopa-3", 0), ("scopa-4", 2)])
+@pytest.mark.parametrize("preset, worlds", [("scopa-3", 0), ("scopa-4", 2),
+                                            ("scopone-scientifico", 0)])
 def test_endgame_rollouts_with_more_players_match_the_reference(preset, worlds):
+    """With more than two seats the last hand hides cards too (two or more
+    other hands hold them), and on scopone every card is dealt at once: those
+    decisions are the network's, so they are sampled."""
     rules = Rules.resolve(preset)
     got = generate(rules, SEED, 0, 2, worlds=worlds, workers=1)
     ref = reference(rules, SEED, range(2), deciding(rules, "endgame"),
                     deciding(rules, "endgame"), worlds=worlds)
+    assert any(as_dict(a)["deck_left"] == 0 for a in got[0])      # the last hand's decisions
     firsts = [row for row, s in enumerate(ref) if row == 0 or ref[row - 1].decision != s.decision]
     for row in firsts:                     # a decision's first move is played on from its position
         assert float(got[1][row]) == ref[row].target

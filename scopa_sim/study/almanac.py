@@ -255,37 +255,46 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
     when there), every comparison under out/parts/, then out/ALMANAC.md and
     its charts. The main runs play `strategy` at every seat (`net`: the
     learned player); another than endgame is also measured against endgame
-    on scopa, at endgame-greedy's sizes. Returns the document's path."""
+    on each preset at endgame-greedy's sizes, and endgame's main runs are
+    made too, so that the page shows endgame's figures beside wherever the
+    two differ beyond their intervals. Returns the document's path."""
     out = Path(out)
     sizes = sizes or (QUICK if quick else DEFAULT)
     strong = str(parse_strategy(strategy))
     ladder = LADDER + (((strong, STRONG),) if strong != STRONG else ())
     data = {"seed": seed, "version": version(), "quick": quick, "sizes": asdict(sizes),
-            "strategy": strong, "presets": {}, "skill": [], "advice": [], "claims": None,
-            "review": None}
+            "strategy": strong, "beside": STRONG if strong != STRONG else None, "presets": {},
+            "skill": [], "advice": [], "claims": None, "review": None}
     with executor(workers, scheduler, setup=warm_kernels) as ex:
-        for preset in PRESETS:
+        def figures(preset, strategy):
             rules = Rules.resolve(preset)
-            rr = main_run(out, preset, sizes.rounds[preset], False, seed, strong, workers, ex,
+            rr = main_run(out, preset, sizes.rounds[preset], False, seed, strategy, workers, ex,
                           progress)
-            gr = main_run(out, preset, sizes.games[preset], True, seed, strong, workers, ex,
+            gr = main_run(out, preset, sizes.games[preset], True, seed, strategy, workers, ex,
                           progress) if sizes.games.get(preset) else None
             p = {"edge": edge(rr, gr, sizes.bootstrap), "run": rr.root.name,
                  "games_run": gr.root.name if gr is not None else None}
-            _step(progress, f"reading {preset}")
+            _step(progress, f"reading {preset} ({strategy})")
             p["points"] = points(rr)
             p["cards"] = cards(rr)
             if rules.n_sides == 2:
-                p["odds"] = odds_table(p["points"].pop("joint"), rules, (strong,) * 2,
+                p["odds"] = odds_table(p["points"].pop("joint"), rules, (strategy,) * 2,
                                        p["points"]["rounds"], seed, sizes.bootstrap)
+            return p, rr
+
+        for preset in PRESETS:
+            data["presets"][preset], rr = figures(preset, strong)
+            if strong != STRONG:
+                data["presets"][preset]["beside"], beside = figures(preset, STRONG)
             if preset == "scopa":
                 _step(progress, "claims")
                 data["claims"] = claims(rr)
-            data["presets"][preset] = p
+                if strong != STRONG:
+                    data["claims_beside"] = claims(beside)
         for a, b in ladder:
             key = f"{a}-{b}" if (a, b) in LADDER else "endgame-greedy"
             deals, games = sizes.skill[key]
-            for preset in sizes.skill_presets[key] if (a, b) in LADDER else ("scopa",):
+            for preset in sizes.skill_presets[key]:
                 data["skill"].append(part(
                     out, f"skill-{slug(a)}-{slug(b)}-{preset}",
                     {"a": a, "b": b, "rules": preset, "deals": deals, "games": games,
