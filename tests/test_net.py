@@ -625,3 +625,28 @@ def test_a_weights_file_beyond_any_networks_size_is_not_read(tmp_path, monkeypat
     monkeypatch.setattr(type(path), "read_bytes", lambda self: pytest.fail("read"))
     with pytest.raises(nets.WeightsError, match="more than a network"):
         nets.load(path)
+
+
+def test_a_preset_with_a_network_of_its_own_plays_it(tmp_path):
+    """`net` plays the network shipped for the preset of the rules (scopone
+    scientifico has one), scopa's where a preset has none; a run records
+    the one it played, and plays exactly as with the file named."""
+    from scopa_sim import simulate
+    from scopa_sim.engine.rules import Rules
+    from scopa_sim.runs.plan import RunSpec, spec_dict
+    scopone, scopa3 = Rules.resolve("scopone-scientifico"), Rules.resolve("scopa-3")
+    own = nets.shipped("scopone-scientifico")
+    assert own.meta["preset"] == "scopone-scientifico" and own != nets.shipped()
+    net = parse_strategy("net")
+    assert net.nets(scopone) == [own] == net.nets(Rules.resolve("scopone-scientifico+target=21"))
+    assert net.nets(scopa3) == [nets.shipped()] == net.nets()
+    assert str(net) == "net"                          # still written as the default
+    spec = RunSpec.make(rounds=10, strategies=("net", "net"), rules=scopone, seed=1)
+    assert spec_dict(spec)["nets"] == {"shipped": own.sha256}
+    path = nets.shipped_path("scopone-scientifico")
+    played = [simulate(rounds=60, strategies=(s, "endgame"), rules="scopone-scientifico",
+                       seed=3, workers=1)
+              for s in ("net", f"net:weights={path}", f"net:weights={nets.shipped_path()}")]
+    cols = [c for c in played[0].columns if c.startswith(("points_", "scopas_"))]
+    assert played[0][cols].equals(played[1][cols])
+    assert not played[0][cols].equals(played[2][cols])

@@ -505,8 +505,8 @@ class Round:
         if seats:
             scratch = scratch._replace(users=seats.context())
             scratch.users.scores[:len(scores)] = scores
-        if s.nets():
-            scratch = scratch._replace(net=nets.record(s.nets()))
+        if s.nets(self.rules):
+            scratch = scratch._replace(net=nets.record(s.nets(self.rules)))
         cards, takes, rng = scratch.cards, scratch.takes, scratch.rng
         n = kernel_legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
                                scratch.work)

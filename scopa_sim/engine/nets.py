@@ -32,7 +32,8 @@ from ..kernels.net import (A_NEXT_PARTNER, A_UNSEEN, AFTER_FIELDS, F_DECK_LEFT, 
                            F_UNSEEN_RANK, WIDTH, net_record)
 
 FORMAT = "scopa-sim-net/1"
-SHIPPED = "net-scopa.npz"                 # the package's network (`data`), 2-player scopa
+SHIPPED = "net-scopa.npz"       # the package's network (`data`) for 2-player scopa, and for
+                                # every preset without one of its own (`net-PRESET.npz`)
 NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 MAX_WIDTH = 2048
 MAX_FILE = 2**26            # bytes: a file (or a member's declared size) beyond any network's
@@ -71,21 +72,30 @@ def load(text: str | Path) -> Weights:
     return _parse(str(text), raw, path)
 
 
-def shipped_path() -> Path:
-    """Where the shipped network's file is."""
-    return data.path(SHIPPED)
+def shipped_path(preset: str = "scopa") -> Path:
+    """Where the shipped network for `preset` is: the package's network of
+    its own (`net-PRESET.npz`) if it has one, else 2-player scopa's."""
+    own = data.path(f"net-{preset}.npz")
+    return own if own.is_file() else data.path(SHIPPED)
 
 
-@functools.lru_cache(maxsize=1)
-def shipped() -> Weights:
-    """The network shipped inside the package (2-player scopa)."""
-    path = shipped_path()
+@functools.lru_cache(maxsize=None)
+def shipped(preset: str = "scopa") -> Weights:
+    """The network shipped inside the package for `preset` (`shipped_path`)."""
+    path = shipped_path(preset)
     return _parse("", path.read_bytes(), path)
 
 
-def resolve(value) -> Weights:
-    """A `weights` parameter's value as a network: 0 is the shipped one."""
-    return value if isinstance(value, Weights) else shipped()
+def preset_of(rules) -> str:
+    """The preset a rule set is changed from (`scopa-4+target=21` ->
+    `scopa-4`): its shipped network is the preset's; no rules: scopa."""
+    return "scopa" if rules is None else rules.name.partition("+")[0]
+
+
+def resolve(value, rules=None) -> Weights:
+    """A `weights` parameter's value as a network: 0 is the one shipped for
+    the preset of `rules`."""
+    return value if isinstance(value, Weights) else shipped(preset_of(rules))
 
 
 def _parse(text: str, raw: bytes, path: Path) -> Weights:

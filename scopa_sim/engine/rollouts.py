@@ -150,5 +150,5 @@ def _lineup(seats: Seats, index: dict) -> registry.Lineup:
     """The seats' lineup, each network by its index among the self-play's."""
     params = seats.params.copy()
     for i, s in enumerate(seats.seats):
-        params[i] = s.vector(index)
+        params[i] = s.vector(index, seats.rules)
     return registry.Lineup(seats.ids.copy(), params)

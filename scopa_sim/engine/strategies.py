@@ -71,27 +71,29 @@ class Strategy:
         own = [self.spec] if isinstance(self.spec, UserSpec) else []
         return own + [v for _, v in self.values if isinstance(v, UserSpec)]
 
-    def nets(self) -> list:
-        """The networks this one plays (`nets.Weights`): the shipped one
-        where `weights` is left at its default; none for a `weights` read
-        only `when` a rollout or a leaf is net, where none is."""
+    def nets(self, rules=None) -> list:
+        """The networks this one plays under `rules` (`nets.Weights`): the
+        one shipped for its preset where `weights` is left at its default
+        (`nets.resolve`); none for a `weights` read only `when` a rollout or
+        a leaf is net, where none is."""
         from . import nets        # the kernels' net module (Numba) only where a net plays
         named = {k for p, (k, v) in zip(self.spec.declared, self.values)
                  if p.kind in ("strategy", "choice") and not isinstance(v, UserSpec)
                  and param_text(p, v) == "net"}
-        return [nets.resolve(v) for p, (_, v) in zip(self.spec.declared, self.values)
+        return [nets.resolve(v, rules) for p, (_, v) in zip(self.spec.declared, self.values)
                 if p.kind == "weights" and (not p.when or named & set(p.when))]
 
-    def vector(self, slots: dict | None = None) -> np.ndarray:
-        """The kernel's parameter row; a user rollout is given its id from
-        `slots` (UserSpec -> slot in the run's users context), a network its
-        index among the run's (Weights -> index; the only one, 0, without)."""
+    def vector(self, slots: dict | None = None, rules=None) -> np.ndarray:
+        """The kernel's parameter row under `rules`; a user rollout is given
+        its id from `slots` (UserSpec -> slot in the run's users context), a
+        network its index among the run's (Weights -> index; the only one,
+        0, without)."""
         v = np.zeros(layout.N_PARAMS, np.float64)
         for i, (p, (_, x)) in enumerate(zip(self.spec.declared, self.values)):
             if isinstance(x, UserSpec):
                 v[i] = registry.USER + slots[x]
             elif p.kind == "weights":
-                played = self.nets()
+                played = self.nets(rules)
                 v[i] = slots[played[0]] if slots and played else 0
             else:
                 v[i] = x
@@ -293,9 +295,10 @@ def user_slots(seats) -> list[UserSpec]:
     return found
 
 
-def net_slots(seats) -> list:
-    """The distinct networks the seats play (`nets.Weights`), in index order."""
-    return list(dict.fromkeys(w for s in seats for w in s.nets()))
+def net_slots(seats, rules=None) -> list:
+    """The distinct networks the seats play under `rules` (`nets.Weights`),
+    in index order."""
+    return list(dict.fromkeys(w for s in seats for w in s.nets(rules)))
 
 
 def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Strategy],
@@ -304,12 +307,12 @@ def pack_strategies(strategies, rules) -> tuple[np.ndarray, np.ndarray, list[Str
     the user strategies in slot order (`user_slots`) and the networks in
     index order (`net_slots`)."""
     seats = seats_of(strategies, rules)
-    users, nets = user_slots(seats), net_slots(seats)
+    users, nets = user_slots(seats), net_slots(seats, rules)
     slots = {**{u: k for k, u in enumerate(users)}, **{w: k for k, w in enumerate(nets)}}
     strategy_ids = np.zeros(layout.MAX_PLAYERS, np.int64)
     params = np.zeros((layout.MAX_PLAYERS, layout.N_PARAMS), np.float64)
     for i, s in enumerate(seats):
         strategy_ids[i] = (registry.USER + slots[s.spec] if isinstance(s.spec, UserSpec)
                            else s.spec.id)
-        params[i] = s.vector(slots)
+        params[i] = s.vector(slots, rules)
     return strategy_ids, params, seats, users, nets

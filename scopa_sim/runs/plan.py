@@ -87,7 +87,7 @@ class RunSpec(Planned):
 def spec_dict(spec: RunSpec) -> dict:
     """The run spec as plain data (what the manifest and part metadata hold)."""
     sources = _sources(spec)
-    nets = {w.text or "shipped": w.sha256 for w in net_slots(spec.strategies)}
+    nets = {w.text or "shipped": w.sha256 for w in net_slots(spec.strategies, spec.rules)}
     return {"format": FORMAT, "kind": "games" if spec.games else "rounds",
             "units": spec.units, "seed": spec.seed, "batch_size": spec.batch_size,
             "n_batches": spec.n_batches, "rules": _plain(spec.rules.settings()),

@@ -123,7 +123,8 @@ class Settings:
     def first_weights(self):
         """The network the learner starts from (`nets.Weights`), checked."""
         try:
-            w = nets.load(self.start) if self.start != "shipped" else nets.shipped()
+            w = (nets.load(self.start) if self.start != "shipped"
+                 else nets.resolve(0, Rules.resolve(self.preset)))    # the preset's own, if any
         except (OSError, ValueError) as e:
             raise TrainError(f"--start: {e}") from None
         if w.shape != tuple(self.hidden):
