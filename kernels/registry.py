@@ -146,8 +146,8 @@ RECORDS = (
     Builtin("net", "search",
             (Param("weights", 0.0, "weights"), Param("endgame", 1.0, "flag")),
             "a learned network's value of the position each move leaves, best first "
-            "(`weights`: a file `scopa-sim train` wrote; by default the one shipped for the "
-            "preset: scopone scientifico's own, 2-player scopa's for the others); "
+            "(`weights`: a file `scopa-sim train` wrote; by default the network shipped for "
+            "the preset, 2-player scopa's where it has none of its own); "
             "exact endgame when nothing is hidden; a search's rollouts can play it "
             "(`rollout=net`, with the search's `weights`)", rollout=True),
     Builtin("netsearch", "search",

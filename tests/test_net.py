@@ -629,17 +629,17 @@ def test_a_weights_file_beyond_any_networks_size_is_not_read(tmp_path, monkeypat
 
 def test_a_preset_with_a_network_of_its_own_plays_it(tmp_path):
     """`net` plays the network shipped for the preset of the rules (scopone
-    scientifico has one), scopa's where a preset has none; a run records
+    scientifico has one), scopa's where a preset has none (scopa-6); a run records
     the one it played, and plays exactly as with the file named."""
     from scopa_sim import simulate
     from scopa_sim.engine.rules import Rules
     from scopa_sim.runs.plan import RunSpec, spec_dict
-    scopone, scopa3 = Rules.resolve("scopone-scientifico"), Rules.resolve("scopa-3")
+    scopone, scopa6 = Rules.resolve("scopone-scientifico"), Rules.resolve("scopa-6")
     own = nets.shipped("scopone-scientifico")
     assert own.meta["preset"] == "scopone-scientifico" and own != nets.shipped()
     net = parse_strategy("net")
     assert net.nets(scopone) == [own] == net.nets(Rules.resolve("scopone-scientifico+target=21"))
-    assert net.nets(scopa3) == [nets.shipped()] == net.nets()
+    assert net.nets(scopa6) == [nets.shipped()] == net.nets()
     assert str(net) == "net"                          # still written as the default
     spec = RunSpec.make(rounds=10, strategies=("net", "net"), rules=scopone, seed=1)
     assert spec_dict(spec)["nets"] == {"shipped": own.sha256}
