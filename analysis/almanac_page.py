@@ -96,10 +96,10 @@ def render(data: dict, out: Path) -> Path:
     doc = ["# The Scopa almanac\n",
            f"What strong play says about the game, and the strategy books' advice put to "
            f"the test. Made by `scopa-sim almanac{' --quick' if data['quick'] else ''}"
-           f"{_strategy_option(data)} --seed {seed}` ({made}). Every number carries its 95% interval (Wilson for "
-           f"rates, normal for means, paired for duplicate deals, bootstrap for the odds) "
-           f"and its n. The runs are ordinary runs in `runs/`: ask them anything with "
-           f"`scopa-sim ask`.\n"]
+           f"{_strategy_option(data)} --seed {seed}` ({made}). Every number carries its "
+           f"95% interval (Wilson for rates, normal for means, paired for duplicate deals, "
+           f"bootstrap for the odds) and its n. The runs are ordinary runs in `runs/`: "
+           f"ask them anything with `scopa-sim ask`.\n"]
     beside = Beside(data.get("beside"))
     body = (_edge_md(data, out, made, beside) + _points_md(data, out, made, beside)
             + _cards_md(data, out, made, beside) + _odds_md(data, out, made, beside)
@@ -115,14 +115,18 @@ def _strategy_option(data) -> str:
     return f" --strategy {data['strategy']}" if data.get("beside") else ""
 
 
-def _old(p: dict, *keys):
-    """The other strategy's figure at p["beside"][keys...], or None."""
-    d = p.get("beside")
+def _dig(d, *keys):
+    """d[k1][k2]... (a list's items by index), or None where one is missing."""
     for k in keys:
         if d is None:
             return None
         d = d[k] if isinstance(d, list) else d.get(k)
     return d
+
+
+def _old(p: dict, *keys):
+    """The other strategy's figure of preset data `p` at keys..., or None."""
+    return _dig(p.get("beside"), *keys)
 
 
 def _edge_md(data, out, made, beside: Beside) -> list[str]:
@@ -188,14 +192,11 @@ def _points_md(data, out, made, beside: Beside) -> list[str]:
     strong = data["strategy"]           # every seat's, in the main runs
     doc = ["## Points: what a round is made of\n"]
     for preset, p in data["presets"].items():
-        pt, old = p["points"], _old(p, "points") or {}
+        pt, old = p["points"], _old(p, "points")
 
         def fig(show, key, what, *path, args=()):
-            new = pt[key]
-            for k in path:
-                new = new[k]
-            return beside(show, new, _old({"beside": old}, key, *path), f"{preset}: {what}",
-                          *args)
+            return beside(show, _dig(pt, key, *path), _dig(old, key, *path),
+                          f"{preset}: {what}", *args)
         roles = pt["roles"]
         doc.append(f"### {preset}\n")
         doc.append(_table(["", *roles],
@@ -443,7 +444,8 @@ def _claims_md(data, made, beside: Beside) -> list[str]:
 
 
 def _answer(a: dict) -> str:
-    return f"{a['estimate']:.4f} [{a['low']:.4f}, {a['high']:.4f}] (k = {a['k']:,}, n = {a['n']:,})"
+    return (f"{a['estimate']:.4f} [{a['low']:.4f}, {a['high']:.4f}] "
+            f"(k = {a['k']:,}, n = {a['n']:,})")
 
 
 def _changes_md(data, beside: Beside, shown: int = 12) -> list[str]:
