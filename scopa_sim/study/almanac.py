@@ -48,6 +48,18 @@ measured with `endgame` for every seat, Parquet writing included):
 (estimated from these rates, not timed end to end at this size; the
 --quick almanac took 51 s end to end on the same 2 cores).
 
+With `--strategy net` the plan above is made too (endgame's figures stand
+beside), and net's own main runs and matches add about half an hour more
+(estimated: net self-play ~16,000 rounds/s on 2 cores, scopone scientifico
+~5,000; the --quick almanac with net took 70 s):
+
+    part                                         units               time
+    net's rounds, scopa, scopa-3, scopa-4       10 M, 2 M, 2 M       ~870 s
+    net's rounds, scopone-scientifico            2,000,000 rounds   ~410 s
+    net's games to the target, 4 presets                             ~120 s
+    reading net's runs                                               ~120 s
+    net vs endgame on each preset, 200,000 deals and 20,000 games    ~200 s
+
 `quick=True` takes every count about 50 to 100 times smaller (under 3
 minutes), with the same sections and wider intervals.
 """
