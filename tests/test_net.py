@@ -470,11 +470,11 @@ def _reshuffled(pos, deck, seat, players, r):
     return pos, deck
 
 
-def _decide(strategy, pos, deck, vector):
-    """The strategy's move index and the net's values, by the kernel's dispatch
-    (as `Round.suggest` calls it)."""
-    s = parse_strategy(strategy)
-    scratch = kernels.batch.scratch(nets=nets.record(s.nets()))
+def _decide(strategy, pos, deck, rules):
+    """The strategy's move index and the net's values under `rules`, by the
+    kernel's dispatch (as `Round.suggest` calls it, with the preset's network)."""
+    s, vector = parse_strategy(strategy), kernel_rules(rules)
+    scratch = kernels.batch.scratch(nets=nets.record(s.nets(rules)))
     seat = int(pos[TURN])
     n = int(kernels.moves.legal_moves(pos[HAND + seat], pos[TABLE], vector, scratch.cards,
                                 scratch.takes, scratch.work))
@@ -487,12 +487,11 @@ def _decide(strategy, pos, deck, vector):
                                               ("scopone-scientifico", "net:endgame=0")])
 def test_the_hidden_cards_change_nothing(preset, strategy):
     rules = Rules.resolve(preset)
-    vector = kernel_rules(rules)
     r = random.Random(31)
     tested = changed = 0
     for game in random_rounds(rules, 12, seed=41, deck_not_out=preset != "scopone-scientifico"):
         pos, deck = game.kernel_position()
-        choice, values, n = _decide(strategy, pos, deck, vector)
+        choice, values, n = _decide(strategy, pos, deck, rules)
         if n == 1:
             continue
         assert game.suggest(strategy) == game.legal_moves()[choice]
@@ -500,7 +499,7 @@ def test_the_hidden_cards_change_nothing(preset, strategy):
             p2, d2 = _reshuffled(pos, deck, game.turn, rules.players, r)
             assert p2[HAND + game.turn] == pos[HAND + game.turn]
             changed += not np.array_equal(p2, pos) or not np.array_equal(d2, deck)
-            choice2, values2, _ = _decide(strategy, p2, d2, vector)
+            choice2, values2, _ = _decide(strategy, p2, d2, rules)
             assert choice2 == choice
             np.testing.assert_array_equal(values2, values)
         tested += 1
