@@ -112,7 +112,7 @@ def render(data: dict, out: Path) -> Path:
 
 
 def _strategy_option(data) -> str:
-    return f" --strategy {data['strategy']}" if data.get("beside") else ""
+    return f" --strategy {data['strategy']}"
 
 
 def _dig(d, *keys):

@@ -32,6 +32,9 @@ REVIEW_ROLLOUTS = 64_000                # review's rollouts per decision, at mos
                                         # once the played move's verdict is decided)
 THRESHOLDS = {"inaccuracy": 0.1, "mistake": 0.3, "blunder": 0.7}   # review's labels, round points
 
+# ---- the almanac ----------------------------------------------------------------------
+ALMANAC_STRATEGY = "net"                # every seat of its main runs (endgame's figures beside)
+
 # ---- play: a game against the engine -------------------------------------------------
 PLAY_OPPONENT = "net"                   # the engine's strategy: the strongest fast one
 HINT_ROLLOUTS = 2_000                   # a hint's rollouts, at most: about a second

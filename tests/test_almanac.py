@@ -43,7 +43,7 @@ def _section(doc: str, heading: str) -> str:
 @pytest.mark.slow                  # a whole (small) almanac
 def test_small_almanac_sections_charts_intervals_and_resume(tmp_path):
     out = tmp_path / "alm"
-    path = almanac.make(out, quick=True, seed=5, workers=2, sizes=TINY)
+    path = almanac.make(out, quick=True, seed=5, workers=2, sizes=TINY, strategy="endgame")
     doc = path.read_text()
     for heading in SECTIONS:
         assert heading in doc, heading
@@ -77,7 +77,7 @@ def test_small_almanac_sections_charts_intervals_and_resume(tmp_path):
     assert len(runs) == 2 * len(PRESETS)
     kept = {p: p.stat().st_mtime_ns for p in (out / "runs").rglob("*") if p.is_file()}
     kept.update({p: p.stat().st_mtime_ns for p in (out / "parts").iterdir()})
-    again = almanac.make(out, quick=True, seed=5, workers=2, sizes=TINY)
+    again = almanac.make(out, quick=True, seed=5, workers=2, sizes=TINY, strategy="endgame")
     assert again.read_bytes() == doc.encode()
     assert {p: p.stat().st_mtime_ns for p in kept} == kept
     # under another strategy: its own main runs, endgame's beside where they differ

@@ -288,10 +288,26 @@ def test_review_says_when_the_kernels_compile(monkeypatch):
 
 
 def test_same_seed_same_review_for_any_worker_count():
-    a = review(SEED_003, seed=4, rollouts=500, workers=1)
-    b = review(SEED_003, seed=4, rollouts=500, workers=2)
-    cols = ["cost", "cost_low", "cost_high", "value", "label", "best"]
-    assert a[cols].equals(b[cols])
+    a = review(SEED_003, seed=4, rollouts=2000, workers=1)
+    b = review(SEED_003, seed=4, rollouts=2000, workers=2)
+    cols = ["cost", "cost_low", "cost_high", "value", "label", "best", "rollouts"]
+    assert a[cols].equals(b[cols]) and a.rollouts.nunique() > 2     # stopped at several looks
+
+
+def test_a_decision_plays_no_batch_past_the_one_that_decides_it():
+    from scopa_sim.runs.executors import INTERRUPT, Inline, stream
+    ran = []
+    batches = stream(lambda b: ran.append(b) or b, (), range(10), Inline())
+    assert [next(batches)[0], next(batches)[0]] == [0, 1]
+    batches.close()
+    assert ran == [0, 1]
+    INTERRUPT.set()
+    try:
+        with pytest.raises(KeyboardInterrupt):                # Ctrl-C: before the next batch
+            next(stream(lambda b: ran.append(b), (), range(10), Inline()))
+    finally:
+        INTERRUPT.clear()
+    assert ran == [0, 1]
 
 
 def test_a_decision_stops_once_its_edge_is_known_to_the_precision():

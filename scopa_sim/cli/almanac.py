@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..defaults import ALMANAC_STRATEGY
 from .options import (QUIET, check_out, cluster_options, note, OutPath, parse_seed, progress,
                       results, where, workers_option)
 
@@ -19,12 +20,11 @@ DEFAULT_SEED = 2026                 # = almanac.make's default (checked by a tes
                    "under 3 minutes.")
 @click.option("--seed", type=str,
               help=f"Seed, 0..2**64-1 (default {DEFAULT_SEED}: the same almanac each time).")
-@click.option("--strategy", default="endgame", show_default=True,
+@click.option("--strategy", default=ALMANAC_STRATEGY, show_default=True,
               help="Every seat's strategy in the main runs (edge, points, cards, odds); "
-                   "another than endgame (e.g. net, the learned player) is also measured "
-                   "against endgame on each preset, and endgame's main runs are made too: "
-                   "its figures stand beside wherever the two differ beyond their "
-                   "intervals.")
+                   "another than endgame is also measured against endgame on each preset, "
+                   "and endgame's main runs are made too: its figures stand beside wherever "
+                   "the two differ beyond their intervals (endgame: endgame's alone).")
 @workers_option
 @cluster_options
 @QUIET
@@ -32,7 +32,8 @@ def almanac(out_dir, quick, seed, strategy, workers, scheduler, cluster, quiet):
     """Write the Scopa almanac: what strong play says about the game, and the
     strategy books' advice put to the test.
 
-    Every seat plays `endgame` under scopa, scopa-3, scopa-4 and
+    Every seat plays `net`, the learned player (`endgame`'s figures beside
+    where they differ), under scopa, scopa-3, scopa-4 and
     scopone-scientifico (the dealer's edge, round points, card values, the
     odds from every score); better play against worse on duplicate deals;
     each maxim of the rule texts measured; claims of the texts asked; the
@@ -43,9 +44,9 @@ def almanac(out_dir, quick, seed, strategy, workers, scheduler, cluster, quiet):
 
     \b
     Examples:
-      scopa-sim almanac --out docs              # the default size (about 25 min on 2 cores)
+      scopa-sim almanac --out docs              # the default size (about 35 min on 2 cores)
       scopa-sim almanac --out /tmp/alm --quick  # about a minute
-      scopa-sim almanac --out /tmp/net --quick --strategy net   # under learned play
+      scopa-sim almanac --out /tmp/eg --strategy endgame   # endgame's alone (about 25 min)
       scopa-sim almanac --out alm --cluster local:4
     """
     # imported when the command runs: help and listings stay light

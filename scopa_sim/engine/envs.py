@@ -335,8 +335,9 @@ class Rounds:
             if self._ask is None:
                 self._ask = batch.scratch()
             scratch = self._ask
-            if s.nets(self.rules):
-                scratch = scratch._replace(net=nets.record(s.nets(self.rules)))
+            weights = s.nets(self.rules)
+            if weights:
+                scratch = scratch._replace(net=nets.record(weights))
             pos, deck = self.state.pos[i], self.state.deck[i]
             seat = int(pos[P.TURN])
             m = kernel_legal_moves(pos[P.HAND + seat], pos[P.TABLE], self.packed, scratch.cards,

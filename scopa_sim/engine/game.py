@@ -505,8 +505,9 @@ class Round:
         if seats:
             scratch = scratch._replace(users=seats.context())
             scratch.users.scores[:len(scores)] = scores
-        if s.nets(self.rules):
-            scratch = scratch._replace(net=nets.record(s.nets(self.rules)))
+        weights = s.nets(self.rules)
+        if weights:
+            scratch = scratch._replace(net=nets.record(weights))
         cards, takes, rng = scratch.cards, scratch.takes, scratch.rng
         n = kernel_legal_moves(pos[P.HAND + turn], pos[P.TABLE], self._packed, cards, takes,
                                scratch.work)

@@ -72,6 +72,16 @@ class Threads:
         self._pool.shutdown(wait=wait, cancel_futures=True)
 
 
+class Inline:
+    """No pool: each batch runs in the calling thread when `stream` reaches
+    it, none ahead, so a consumer that stops wastes no batch. For a task
+    that is itself one of many running at once (review's decisions)."""
+    workers = 1
+
+    def close(self, wait: bool = True) -> None:
+        """Nothing runs but the caller."""
+
+
 class Dask:
     """Batches as Dask tasks on a `distributed.Client`'s cluster; one batch
     at a time per worker thread (start workers with `--nthreads 1`: the
@@ -265,7 +275,7 @@ def executor(workers: int | None = None, scheduler=None, setup: Callable | None 
     `workers` threads, default all cores; an executor: itself). `setup`, a
     module-level function, is called once by each Dask worker as it starts
     (`runner.warm_kernels`), so that no batch pays for it."""
-    if isinstance(scheduler, (Threads, Dask)):          # already open: the caller closes it
+    if isinstance(scheduler, (Threads, Inline, Dask)):  # already open: the caller closes it
         yield scheduler
         return
     source = None
@@ -331,16 +341,23 @@ def _quiet_dask_logs() -> Callable[[], None]:
     return restore
 
 
-def stream(task: Callable, args: tuple, batches: Iterable[int], ex) -> Iterator[tuple[int, Any]]:
-    """`task(*args, b)` for every batch b on executor `ex`, two batches a
-    worker in flight (batches are planned lazily: `batches` may be a huge
-    generator); yields (b, result) in batch order. Closing the generator
+def stream(task: Callable, args: tuple, batches: Iterable[int], ex,
+           ahead: int = 2) -> Iterator[tuple[int, Any]]:
+    """`task(*args, b)` for every batch b on executor `ex`, `ahead` batches a
+    worker in flight (`Inline`: each in turn, here; batches are planned
+    lazily: `batches` may be a huge generator); yields (b, result) in batch order. Closing the generator
     (a consumer that stops, Ctrl-C) cancels what is still pending."""
+    if isinstance(ex, Inline):
+        for b in batches:
+            if INTERRUPT.is_set():
+                raise KeyboardInterrupt
+            yield b, task(*args, b)
+        return
     pending: dict[int, Any] = {}                 # in batch order
     todo = iter(batches)
     try:
         while True:
-            for b in itertools.islice(todo, 2 * ex.workers - len(pending)):
+            for b in itertools.islice(todo, ahead * ex.workers - len(pending)):
                 pending[b] = ex.submit(task, *args, b)
             if not pending:
                 return

@@ -39,7 +39,9 @@ the time (a simulation of tied moves).
 For one move (`evaluate(..., played=)`, review's decisions), the looks
 stop instead once that move's verdict is decided: best, or worse with no
 threshold inside its cost's interval, or its edge known to +-`precision`
-(`verdicts.verdict`).
+(`verdicts.verdict`). A move outrun at a look (separated below both the
+played move and the best) is rolled out no more: the verdict is judged on
+the others, and its figures come from the rollouts before (its "rollouts").
 
 Why. Each rollout keeps every side's round results, so a move's difference
 from another splits, deal by deal, into scopas, settebello, cards, coins
@@ -68,6 +70,7 @@ strategy's playing out (`review` checks its labels with it).
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -116,6 +119,8 @@ COLUMNS = {
            "in words, e.g. 'gives away a scopa 31% of the time (vs 4%)'",
     "parts": "that difference split by what the round's points are made of: {part: "
              "(mean, low, high)}, adding up to it (`verdicts`)",
+    "rollouts": "the rollouts that valued the move (0 when exact; fewer than the others' for "
+                "a move outrun while a played move was judged: `_outrun`)",
 }
 
 
@@ -262,35 +267,110 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     exact = exact_values(rules, seat, pos, deck, cards, takes) if moves.open else None
     if exact is not None:
         values, ends = exact
-        got = verdicts.samples(ends.scores, ends.swept, side, values)
+        got, rows, kept = verdicts.samples(ends.scores, ends.swept, side, values), [1] * n, \
+            list(range(n))
         result.update(exact=True, rollouts=0,
                       stopped="exact: nothing is hidden (minimax, best play by every seat)")
     else:
         job = _Job(seed, rollouts, batch, seat, pos, deck, rules, s, cards, takes)
-        parts = []
-        state = {"done": 0, "check": batch,
-                 "stopped": f"the most rollouts asked for ({rollouts:,})"}
+        got, rows, kept, stopped = _roll(job, side, looks, until_halfwidth, early_stop, mine,
+                                         marks, precision, workers, scheduler, progress)
+        result.update(exact=False, rollouts=len(got.margin), stopped=stopped)
 
-        def fold(_, part) -> bool:
-            parts.append(part)
-            state["done"] += len(part.swept)
-            if progress:
-                progress(len(part.swept))
-            if state["done"] < state["check"] or state["done"] == rollouts or not early_stop:
-                return False
-            state["check"] *= 2
-            reason = _stop(_samples(parts, side), looks, until_halfwidth, mine, marks,
-                           precision)
-            if reason:
-                state["stopped"] = reason
-            return bool(reason)
-        run(_batch, (job,), range(-(-rollouts // batch)), fold, workers, scheduler)
-        got = _samples(parts, side)
-        result.update(exact=False, rollouts=len(got.margin), stopped=state["stopped"])
+    margin = np.array([got.margin[:rows[j], j].mean() for j in range(n)])
+    best = kept[int(np.argmax(margin[kept]))]
+    cols = _spread(n, kept, _columns(got.take(len(got.margin), kept), kept.index(best), score,
+                                     paired_win, side, rules, next_dealer, s))
+    for j in set(range(n)) - set(kept):         # rolled out no more once outrun: its rows
+        for name, c in _columns(got.take(rows[j], [j, best]), 1, score, paired_win, side,
+                                rules, next_dealer, s).items():
+            for k in range(3):
+                cols[name][k][j] = c[k][0]
+    order = sorted(range(n), key=lambda j: (j not in kept, -margin[j]))   # stable: canonical
+    for j in order:
+        take = cards_of(int(takes[j]))
+        rec = {"move": texts[j], "card": card_name(int(cards[j])), "takes": names(take),
+               "rollouts": int(rows[j]) if not got.exact else 0}
+        for name, (est, lo, hi) in cols.items():
+            chance = name in ("win_round", "win_game")
+            rec[name] = float(est[j])
+            rec[f"{name}_low"] = float(max(lo[j], 0.0) if chance else lo[j])
+            rec[f"{name}_high"] = float(min(hi[j], 1.0) if chance else hi[j])
+        versus = order[1] if j == best and n > 1 else best
+        rec["parts"], rec["why"] = _breakdown(got, rows, j, versus) if n > 1 else ({}, "")
+        result["moves"].append(rec)
+    if mine is not None:
+        result["verdict"] = _verdict(got.take(len(got.margin), kept), kept.index(mine),
+                                     0.05 / looks, marks, [texts[j] for j in kept], precision)
+    return result
 
+
+def _roll(job: _Job, side: int, looks: int, until_halfwidth, early_stop: bool, mine, marks,
+          precision: float, workers, scheduler, progress):
+    """The rollouts of `job`, looked at as the module docstring says: (Samples
+    of every move, the rollouts each move had, the moves rolled out to the
+    end, why they stopped). With a played move (`mine`), a move separated
+    below both it and the best at a look is rolled out no more (`_outrun`):
+    its rows after that look are zeros."""
+    n, total, batch = len(job.cards), job.total, job.batch
+    parts, rows = [], np.zeros(n, np.int64)
+    state = {"done": 0, "check": batch, "keep": list(range(n)), "over": False,
+             "stopped": f"the most rollouts asked for ({total:,})"}
+
+    def fold(_, part) -> bool:
+        parts.append(_padded(part, state["keep"], n))
+        rows[state["keep"]] += len(part.swept)
+        state["done"] += len(part.swept)
+        if progress:
+            progress(len(part.swept))
+        if state["done"] < state["check"] or state["done"] == total or not early_stop:
+            return False
+        state["check"] *= 2
+        got = _samples(parts, side).take(state["done"], state["keep"])
+        keep = state["keep"]
+        reason = _stop(got, looks, until_halfwidth, None if mine is None else keep.index(mine),
+                       marks, precision)
+        if reason:
+            state.update(stopped=reason, over=True)
+            return True
+        fewer = keep if mine is None else _outrun(got.margin, keep, mine, 0.05 / looks)
+        state["keep"] = fewer
+        return fewer != keep                        # a new stage, with fewer moves
+    while not state["over"]:
+        keep = state["keep"]
+        stage = dataclasses.replace(job, cards=job.cards[keep], takes=job.takes[keep])
+        state["over"] = not run(_batch, (stage,), range(state["done"] // batch, -(-total // batch)),
+                                fold, workers, scheduler) or state["over"]
+    return _samples(parts, side), rows, state["keep"], state["stopped"]
+
+
+def _outrun(m: np.ndarray, keep: list[int], mine: int, alpha: float) -> list[int]:
+    """The moves `keep` (the columns of margins `m`) without those outrun:
+    separated below both the played move `mine` and the best (paired, at
+    1 - alpha). The played move's verdict is against the best, and every
+    other move is already below it: they need no more rollouts."""
+    best = int(np.argmax(m.mean(0)))
+    _, _, over_mine = verdicts.interval(m - m[:, [keep.index(mine)]], alpha)
+    _, _, over_best = verdicts.interval(m - m[:, [best]], alpha)
+    return [k for i, k in enumerate(keep) if over_mine[i] >= 0 or over_best[i] >= 0]
+
+
+def _padded(part, keep: list[int], n: int):
+    """A batch's Outcomes of the moves `keep` as Outcomes of all n (zeros
+    for the others)."""
+    if len(keep) == n:
+        return part
+    scores = np.zeros(part.scores.shape[:1] + (n,) + part.scores.shape[2:], part.scores.dtype)
+    swept = np.zeros((len(part.swept), n), bool)
+    scores[:, keep], swept[:, keep] = part.scores, part.swept
+    return part._replace(scores=scores, swept=swept)
+
+
+def _columns(got: verdicts.Samples, best: int, score, paired_win: bool, side: int, rules: Rules,
+             next_dealer: int, s: Strategy) -> dict:
+    """Each move's figures (COLUMNS) as (means, lows, highs) over got's
+    columns, `best` the column they are paired against."""
     m = got.margin
-    margin = m.mean(0)
-    best = int(np.argmax(margin))
     cols = {"margin": verdicts.interval(m, 0.05, got.exact),
             "vs_best": verdicts.interval(m - m[:, [best]], 0.05, got.exact),
             "win_round": _chances(got, (m > 0) * 1.0)}
@@ -299,21 +379,22 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
         cols["win_game"] = _chances(got, g)
         if paired_win:
             cols["win_vs_best"] = verdicts.interval(g - g[:, [best]], 0.05, got.exact)
-    order = sorted(range(n), key=lambda j: -margin[j])            # stable: canonical on ties
-    for j in order:
-        take = cards_of(int(takes[j]))
-        rec = {"move": texts[j], "card": card_name(int(cards[j])), "takes": names(take)}
-        for name, (est, lo, hi) in cols.items():
-            chance = name in ("win_round", "win_game")
-            rec[name] = float(est[j])
-            rec[f"{name}_low"] = float(max(lo[j], 0.0) if chance else lo[j])
-            rec[f"{name}_high"] = float(min(hi[j], 1.0) if chance else hi[j])
-        versus = order[1] if j == best and n > 1 else best
-        rec["parts"], rec["why"] = verdicts.breakdown(got, j, versus) if n > 1 else ({}, "")
-        result["moves"].append(rec)
-    if mine is not None:
-        result["verdict"] = _verdict(got, mine, 0.05 / looks, marks, texts, precision)
-    return result
+    return cols
+
+
+def _spread(n: int, kept: list[int], cols: dict) -> dict:
+    """Columns over the moves `kept` as arrays over all n moves (nan elsewhere)."""
+    out = {}
+    for name, figures in cols.items():
+        out[name] = tuple(np.full(n, np.nan) for _ in figures)
+        for whole_, part in zip(out[name], figures):
+            whole_[kept] = part
+    return out
+
+
+def _breakdown(got: verdicts.Samples, rows, a: int, b: int):
+    """`verdicts.breakdown` of move a against b, over the rollouts both had."""
+    return verdicts.breakdown(got.take(min(rows[a], rows[b]), [a, b]), 0, 1)
 
 
 def _chances(got: verdicts.Samples, x: np.ndarray):

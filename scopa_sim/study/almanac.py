@@ -24,8 +24,9 @@ into Markdown and charts.
     claims    claims of the rule texts answered with `ask`
     review    the worked-game page's commented plays, reviewed
 
-The plan of the default almanac (2 cores shared with other work; rates
-measured with `endgame` for every seat, Parquet writing included):
+The plan of `endgame`'s almanac (`--strategy endgame`; 2 cores shared with
+other work; rates measured with `endgame` for every seat, Parquet writing
+included):
 
     part                                         units               time
     scopa rounds, endgame (38,000 rounds/s)      10,000,000 rounds   ~270 s
@@ -48,7 +49,7 @@ measured with `endgame` for every seat, Parquet writing included):
 (estimated from these rates, not timed end to end at this size; the
 --quick almanac took 51 s end to end on the same 2 cores).
 
-With `--strategy net` the plan above is made too (endgame's figures stand
+Under net (the default) the plan above is made too (endgame's figures stand
 beside), and net's own main runs and matches add about half an hour more
 (estimated: net self-play ~16,000 rounds/s on 2 cores, scopone scientifico
 ~5,000; the --quick almanac with net took 70 s):
@@ -59,6 +60,10 @@ beside), and net's own main runs and matches add about half an hour more
     net's games to the target, 4 presets                             ~120 s
     reading net's runs                                               ~120 s
     net vs endgame on each preset, 200,000 deals and 20,000 games    ~200 s
+
+The almanac in docs/ is net's (the default, `ALMANAC_STRATEGY`): it took
+30 minutes end to end on 2 free cores, with a third of net's scopa rounds
+made before (so about 35 minutes from nothing).
 
 `quick=True` takes every count about 50 to 100 times smaller (under 3
 minutes), with the same sections and wider intervals.
@@ -77,7 +82,7 @@ import numpy as np
 from .. import data
 from ..analysis.almanac import cards, claims, commented_plays, edge, odds_table, points
 from ..analysis.almanac_page import render
-from ..defaults import REVIEW_ROLLOUTS
+from ..defaults import ALMANAC_STRATEGY, REVIEW_ROLLOUTS
 from ..engine.rules import Rules
 from ..engine.strategies import parse_strategy
 from ..runs.executors import executor
@@ -262,20 +267,21 @@ def review_plays(rollouts: int, seed: int, workers=None, scheduler=None) -> dict
 # ---- the whole almanac -----------------------------------------------------
 def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=None,
          progress: Progress | None = None, sizes: Sizes | None = None,
-         strategy: str = STRONG) -> Path:
+         strategy: str = ALMANAC_STRATEGY) -> Path:
     """Build the almanac in folder `out`: every run under out/runs/ (resumed
     when there), every comparison under out/parts/, then out/ALMANAC.md and
-    its charts. The main runs play `strategy` at every seat (`net`: the
-    learned player); another than endgame is also measured against endgame
+    its charts. The main runs play `strategy` at every seat (by default
+    `net`, the learned player); another than endgame is also measured against endgame
     on each preset at endgame-greedy's sizes, and endgame's main runs are
     made too, so that the page shows endgame's figures beside wherever the
     two differ beyond their intervals. Returns the document's path."""
     out = Path(out)
     sizes = sizes or (QUICK if quick else DEFAULT)
     strong = str(parse_strategy(strategy))
-    ladder = LADDER + (((strong, STRONG),) if strong != STRONG else ())
+    beside = STRONG if strong != STRONG else None
+    ladder = LADDER + (((strong, beside),) if beside else ())
     data = {"seed": seed, "version": version(), "quick": quick, "sizes": asdict(sizes),
-            "strategy": strong, "beside": STRONG if strong != STRONG else None, "presets": {},
+            "strategy": strong, "beside": beside, "presets": {},
             "skill": [], "advice": [], "claims": None, "review": None}
     with executor(workers, scheduler, setup=warm_kernels) as ex:
         def figures(preset, strategy):
@@ -296,13 +302,13 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
 
         for preset in PRESETS:
             data["presets"][preset], rr = figures(preset, strong)
-            if strong != STRONG:
-                data["presets"][preset]["beside"], beside = figures(preset, STRONG)
+            if beside:
+                data["presets"][preset]["beside"], br = figures(preset, beside)
             if preset == "scopa":
                 _step(progress, "claims")
                 data["claims"] = claims(rr)
-                if strong != STRONG:
-                    data["claims_beside"] = claims(beside)
+                if beside:
+                    data["claims_beside"] = claims(br)
         for a, b in ladder:
             key = f"{a}-{b}" if (a, b) in LADDER else "endgame-greedy"
             deals, games = sizes.skill[key]

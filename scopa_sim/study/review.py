@@ -14,7 +14,9 @@ is hidden; otherwise rollouts by `strategy`, as `advise` runs them.
 A decision's rollouts stop once the played move's verdict is decided, or
 once its edge over the move it is compared with is known to +-`precision`
 (a quarter of the smallest threshold: 0.025 round points), whichever
-comes first.
+comes first; a move outrun at a look (below both the played move and the
+best) is rolled out no more. Decisions run side by side, one to a worker,
+each its rollouts batch after batch: none is played past its verdict.
 
 The cost of a play is the best move's expected round margin minus the
 played move's (paired on the same deals), in round points with its 95%
@@ -43,11 +45,11 @@ its luck. A seat's luck in the summary is its side's mean over the rounds.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -58,7 +60,7 @@ from ..stats import mean_t_interval, nonnegative_mean_interval
 from .advise import MAX_ROLLOUTS, evaluate, rollout_strategy, self_play
 from ..engine.cards import move_text, names
 from ..engine.checks import seed_or_fresh, whole
-from ..runs.executors import executor
+from ..runs.executors import Inline, executor, stream
 from ..runs.runner import simulate
 from ..engine.game import Game, Round
 from ..engine.record_format import RecordNotes, seat_named
@@ -82,8 +84,6 @@ class Settings:
     check: bool
     deep_strategy: Strategy
     deep_samples: int
-    workers: int | None
-    scheduler: object
 
 
 def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
@@ -112,9 +112,11 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
     how = Settings(rollout_strategy(strategy), whole(rollouts, "rollouts", 2, MAX_ROLLOUTS),
                    seed_or_fresh(seed), marks, _precision(precision, marks), bool(check),
                    rollout_strategy(deep_strategy),
-                   whole(deep_samples, "deep samples", 2, MAX_ROLLOUTS), workers, scheduler)
+                   whole(deep_samples, "deep samples", 2, MAX_ROLLOUTS))
+    if workers is not None:
+        whole(workers, "workers", 1, 1024)
     with executor(workers, scheduler) as ex:            # one pool or cluster for every decision
-        rows = _rows(game, notes, chosen, dataclasses.replace(how, scheduler=ex), progress)
+        rows = _rows(game, notes, chosen, how, ex, progress)
     df = pd.DataFrame(rows, columns=list(COLUMNS))
     df.attrs.update(headers=_headers(game, notes), sides=rules.n_sides, seats=sorted(chosen),
                     rounds=_rounds(game, notes, df, how.strategy), strategy=str(how.strategy),
@@ -126,21 +128,27 @@ def review(record: str | Path | Game, seats: Sequence[str | int] | None = None,
     return df
 
 
-def _rows(game: Game, notes, chosen: set[int], how: Settings, progress) -> list[dict]:
-    """A row per play of the game, replayed; the chosen seats' decisions valued."""
-    rows, scores = [], list(game.start)
+def _rows(game: Game, notes, chosen: set[int], how: Settings, ex, progress) -> list[dict]:
+    """A row per play of the game, replayed; the chosen seats' decisions
+    valued on executor `ex`, each decision a task of its own (its rollouts
+    batch after batch in that task: none run past its verdict)."""
+    rows, asks, scores = [], [], list(game.start)
     for k, played in enumerate(game.rounds):
         rnd = Round(game.rules, deck=played.deck_order, dealer=played.dealer)
         for p, (seat, card, take) in enumerate(played.moves):
-            row = _row(rnd, k, p, seat, card, take, notes)
+            rows.append(_row(rnd, k, p, seat, card, take, notes))
             if seat in chosen:
-                row.update(_decision(rnd, (card, take), scores, how, _seed(how.seed, k, p)))
-            rnd.play(card, take)
-            row["scopa"] = rnd.scopa_plays[-1]
-            rows.append(row)
-            if progress:
+                asks.append(_ask(rnd, (card, take), scores, _seed(how.seed, k, p), len(rows) - 1))
+            elif progress:
                 progress(1)
+            rnd.play(card, take)
+            rows[-1]["scopa"] = rnd.scopa_plays[-1]
         scores = [a + b for a, b in zip(scores, _points(game, k) or [0] * game.rules.n_sides)]
+    for i, verdict in stream(_decision, (how, tuple(asks)), range(len(asks)), ex,
+                             ahead=len(asks)):          # all: a long one holds no worker idle
+        rows[asks[i].row].update(verdict)
+        if progress:
+            progress(1)
     return rows
 
 
@@ -258,32 +266,50 @@ def _row(rnd: Round, k, p, seat, card, take, notes) -> dict:
             "comment": notes.comment(k, p)}
 
 
-def _decision(rnd: Round, move, scores, how: Settings, seed: int) -> dict:
-    """The review of one decision: the seat's moves valued by `evaluate`
-    until the played move's verdict is decided, then again by the deep
-    evaluator where that is a label and `how.check` asks."""
+class Ask(NamedTuple):
+    """One decision to value, as a task may carry it: the position from the
+    seat's view, the move played, the score before the round (two sides)."""
+    rules: Rules
+    pos: np.ndarray
+    deck: np.ndarray
+    seat: int
+    score: tuple | None
+    move: tuple
+    forced: bool
+    seed: int
+    row: int
+
+
+def _ask(rnd: Round, move, scores, seed: int, row: int) -> Ask:
     rules, seat = rnd.rules, rnd.turn
     side = rules.teams[seat]
     score = (scores[side], scores[1 - side]) if rules.n_sides == 2 else None
-    if len(rnd.legal_moves()) == 1:
-        zero = 0.0 if score is not None else float("nan")
-        return {"level": "forced", "verdict": "forced", "best": move_text(*move), "cost": 0.0,
+    pos, deck = rnd.kernel_position()
+    return Ask(rules, pos, deck, seat, score, move, len(rnd.legal_moves()) == 1, seed, row)
+
+
+def _decision(how: Settings, asks: tuple, i: int) -> dict:
+    """The review of decision `asks[i]` (a task): the seat's moves valued by
+    `evaluate` until the played move's verdict is decided, then again by
+    the deep evaluator where that is a label and `how.check` asks."""
+    a = asks[i]
+    if a.forced:
+        zero = 0.0 if a.score is not None else float("nan")
+        return {"level": "forced", "verdict": "forced", "best": move_text(*a.move), "cost": 0.0,
                 "cost_low": 0.0, "cost_high": 0.0, "win_cost": zero, "win_cost_low": zero,
                 "win_cost_high": zero, "quick_cost": 0.0, "quick_label": ""}
-    pos, deck = rnd.kernel_position()
     marks = tuple(how.marks.values())
-    quick = _verdict(evaluate(rules, pos, deck, seat, score, how.strategy, how.rollouts,
-                              seed=seed, workers=how.workers, scheduler=how.scheduler,
-                              paired_win=True, played=move, marks=marks,
-                              precision=how.precision), move, how.marks)
+
+    def verdict(strategy, rollouts, **batch):
+        return _verdict(evaluate(a.rules, a.pos, a.deck, a.seat, a.score, strategy, rollouts,
+                                 seed=a.seed, workers=1, scheduler=Inline(),
+                                 paired_win=True, played=a.move, marks=marks,
+                                 precision=how.precision, **batch), a.move, how.marks)
+    quick = verdict(how.strategy, how.rollouts)
     quick.update(quick_cost=quick["cost"], quick_label=quick["label"])
     if not how.check or quick["label"] not in CHECKED:
         return quick
-    deep = _verdict(evaluate(rules, pos, deck, seat, score, how.deep_strategy, how.deep_samples,
-                             seed=seed, workers=how.workers, scheduler=how.scheduler,
-                             batch=DEEP_BATCH, paired_win=True, played=move, marks=marks,
-                             precision=how.precision),
-                    move, how.marks)
+    deep = verdict(how.deep_strategy, how.deep_samples, batch=DEEP_BATCH)
     return {**deep, "level": "deep", "quick_cost": quick["cost"], "quick_label": quick["label"]}
 
 

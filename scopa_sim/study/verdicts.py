@@ -59,6 +59,12 @@ class Samples:
     exact: bool                 # values by minimax: no interval
     sides: int
 
+    def take(self, rows: int, moves: list[int]) -> "Samples":
+        """The first `rows` rollouts of `moves` (columns, in that order)."""
+        return Samples(self.margin[:rows, moves], self.mine[:rows, moves],
+                       self.theirs[:rows, moves], self.swept[:rows, moves],
+                       self.points[:rows, moves], self.exact, self.sides)
+
 
 def samples(scores: np.ndarray, swept: np.ndarray, side: int, margin=None) -> Samples:
     """Samples from the kernel's ends (`kernels.advise.Outcomes`: scores
