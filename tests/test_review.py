@@ -310,6 +310,37 @@ def test_a_decision_plays_no_batch_past_the_one_that_decides_it():
     assert ran == [0, 1]
 
 
+def test_a_move_outrun_at_a_look_is_rolled_out_no_more_and_the_verdict_stands():
+    """A move separated below both the played move and the best at a look
+    is dropped: every other figure, and the verdict, are those of rolling
+    every move out to the end; the dropped move's are its first rollouts'."""
+    game = read_record(SEED_003)
+    first = game.rounds[0]
+    rnd = Round(game.rules, deck=first.deck_order, dealer=first.dealer)
+    pos, deck = rnd.kernel_position()
+    seat, card, take = first.moves[0]
+
+    def values(rollouts, **how):
+        return evaluate(game.rules, pos, deck, seat, (0, 0), "heuristic", rollouts, seed=3,
+                        played=(card, take), marks=tuple(THRESHOLDS.values()),
+                        precision=0.025, **how)
+    judged = values(4000)
+    every = {m["move"]: m for m in values(4000, early_stop=False)["moves"]}
+    outrun = [m for m in judged["moves"] if m["rollouts"] < 4000]
+    assert judged["rollouts"] == 4000 and [m["move"] for m in outrun] == ["7h takes 5s 2c"]
+    assert judged["moves"][-1] == outrun[0]                  # listed after the moves kept
+    short = {m["move"]: m for m in values(outrun[0]["rollouts"], early_stop=False)["moves"]}
+    for m in judged["moves"]:
+        like = short if m in outrun else every
+        assert [m[k] for k in ("margin", "margin_low", "margin_high", "win_round")] == \
+            [like[m["move"]][k] for k in ("margin", "margin_low", "margin_high", "win_round")]
+    whole = values(4000, early_stop=False)["verdict"]
+    assert [judged["verdict"][k] for k in ("verdict", "versus")] == [whole["verdict"],
+                                                                     whole["versus"]]
+    for k in ("edge", "edge_low", "edge_high"):                # the same sums, another order
+        assert judged["verdict"][k] == pytest.approx(whole[k], rel=1e-12)
+
+
 def test_a_decision_stops_once_its_edge_is_known_to_the_precision():
     exact = review(SEED_003, seed=2, rollouts=8_000, precision=0)
     quick = review(SEED_003, seed=2, rollouts=8_000, precision=0.2)

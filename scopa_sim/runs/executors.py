@@ -345,8 +345,9 @@ def stream(task: Callable, args: tuple, batches: Iterable[int], ex,
            ahead: int = 2) -> Iterator[tuple[int, Any]]:
     """`task(*args, b)` for every batch b on executor `ex`, `ahead` batches a
     worker in flight (`Inline`: each in turn, here; batches are planned
-    lazily: `batches` may be a huge generator); yields (b, result) in batch order. Closing the generator
-    (a consumer that stops, Ctrl-C) cancels what is still pending."""
+    lazily: `batches` may be a huge generator); yields (b, result) in batch
+    order. Closing the generator (a consumer that stops, Ctrl-C) cancels
+    what is still pending."""
     if isinstance(ex, Inline):
         for b in batches:
             if INTERRUPT.is_set():

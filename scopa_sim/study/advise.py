@@ -267,8 +267,8 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     exact = exact_values(rules, seat, pos, deck, cards, takes) if moves.open else None
     if exact is not None:
         values, ends = exact
-        got, rows, kept = verdicts.samples(ends.scores, ends.swept, side, values), [1] * n, \
-            list(range(n))
+        got = verdicts.samples(ends.scores, ends.swept, side, values)
+        rows, kept = [1] * n, list(range(n))
         result.update(exact=True, rollouts=0,
                       stopped="exact: nothing is hidden (minimax, best play by every seat)")
     else:
@@ -281,7 +281,7 @@ def evaluate(rules: Rules, pos: np.ndarray, deck: np.ndarray, seat: int, score=N
     best = kept[int(np.argmax(margin[kept]))]
     cols = _spread(n, kept, _columns(got.take(len(got.margin), kept), kept.index(best), score,
                                      paired_win, side, rules, next_dealer, s))
-    for j in set(range(n)) - set(kept):         # rolled out no more once outrun: its rows
+    for j in (j for j in range(n) if j not in kept):    # outrun: from the rollouts it had
         for name, c in _columns(got.take(rows[j], [j, best]), 1, score, paired_win, side,
                                 rules, next_dealer, s).items():
             for k in range(3):
@@ -339,8 +339,9 @@ def _roll(job: _Job, side: int, looks: int, until_halfwidth, early_stop: bool, m
     while not state["over"]:
         keep = state["keep"]
         stage = dataclasses.replace(job, cards=job.cards[keep], takes=job.takes[keep])
-        state["over"] = not run(_batch, (stage,), range(state["done"] // batch, -(-total // batch)),
-                                fold, workers, scheduler) or state["over"]
+        batches = range(state["done"] // batch, -(-total // batch))
+        state["over"] = not run(_batch, (stage,), batches, fold, workers, scheduler) \
+            or state["over"]
     return _samples(parts, side), rows, state["keep"], state["stopped"]
 
 
@@ -387,8 +388,8 @@ def _spread(n: int, kept: list[int], cols: dict) -> dict:
     out = {}
     for name, figures in cols.items():
         out[name] = tuple(np.full(n, np.nan) for _ in figures)
-        for whole_, part in zip(out[name], figures):
-            whole_[kept] = part
+        for full, part in zip(out[name], figures):
+            full[kept] = part
     return out
 
 
