@@ -10,7 +10,7 @@ A position: round i of a rounds run (seed --seed) played by endgame for
 every seat (`trace_round`), stopped before a random play from the 3rd to the
 30th, where the seat to play has two or more moves and something is hidden
 (exact positions never change). The move that endgame played there is
-reviewed as `review` reviews a decision (`review._decision`: rollouts by
+reviewed as `review` reviews a decision (`review._decision`, side by side: rollouts by
 --strategy until the played move's verdict is decided or its edge known to
 +- --precision, review's by default, 0 for decided only; at most --rollouts),
 once for each review seed 1..--seeds. Its verdict is the pair (best, worse
@@ -24,9 +24,10 @@ With --record, reviews that game record once for each seed 1..--seeds (5)
 and prints every decision's verdict under each; exits 1 if one changes (CI
 runs it: .ci/run).
 """
-import sys
 import argparse
+import itertools
 import random
+import sys
 import time
 from collections import Counter
 
@@ -35,10 +36,10 @@ from scopa_sim.stats import wilson
 from scopa_sim.defaults import REVIEW_ROLLOUTS, REVIEW_STRATEGY, THRESHOLDS
 from scopa_sim.engine.cards import move_text
 from scopa_sim.engine.game import Round
-from scopa_sim.runs.executors import default_workers
+from scopa_sim.runs.executors import default_workers, executor, stream
 from scopa_sim.engine.rollouts import root
 from scopa_sim.study.advise import EXACT_CARDS, rollout_strategy
-from scopa_sim.study.review import Settings, _decision, _precision, review
+from scopa_sim.study.review import Settings, _ask, _decision, _precision, review
 
 
 def positions(args):
@@ -97,22 +98,20 @@ def main():
     args.seeds = args.seeds or 2
     marks = dict(THRESHOLDS)
     how = Settings(rollout_strategy(args.strategy), args.rollouts, 0, marks,
-                   _precision(args.precision, marks), False, None, 0, args.workers, None)
-    changed, given, rollouts, shown = 0, Counter(), 0, []
+                   _precision(args.precision, marks), False, None, 0)
+    found = list(itertools.islice(positions(args), args.positions))
+    asks = tuple(_ask(rnd, move, (0, 0), seed, k) for k, (_, _, rnd, move) in enumerate(found)
+                 for seed in range(1, args.seeds + 1))
+    seen, given, rollouts = [[] for _ in found], Counter(), 0
     start = time.perf_counter()
-    for n, (i, ply, rnd, move) in enumerate(positions(args), 1):
-        verdicts = []
-        for seed in range(1, args.seeds + 1):
-            row = _decision(rnd, move, (0, 0), how, seed)
-            verdicts.append((row["verdict"], row["label"]))
-            given[verdicts[-1]] += 1
+    with executor(args.workers) as ex:               # the decisions side by side, as review's
+        for j, row in stream(_decision, (how, asks), range(len(asks)), ex, ahead=len(asks)):
+            seen[asks[j].row].append((row["verdict"], row["label"]))
+            given[seen[asks[j].row][-1]] += 1
             rollouts += row["rollouts"]
-        if len(set(verdicts)) > 1:
-            changed += 1
-            shown.append((i, ply, rnd, move, verdicts))
-        print(f"\r{n} positions, {changed} changed", end="", flush=True)
-        if n == args.positions:
-            break
+            print(f"\r{j + 1} of {len(asks)} reviews", end="", flush=True)
+    shown = [(*found[k][:4], v) for k, v in enumerate(seen) if len(set(v)) > 1]
+    changed, n = len(shown), len(found)
     seconds = time.perf_counter() - start
     rate = wilson(changed, n)
     print(f"\rreview verdicts on {n} positions of {args.rules} (endgame self-play, seed "
