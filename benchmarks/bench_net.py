@@ -10,8 +10,8 @@
   netsearch against spimc (4,000), net against counter and reply (4,000);
 - speed: net's rounds per second on one core (net at both seats, 20,000
   rounds), and netsearch's and spimc's milliseconds a move (200 rounds);
-- ladder: a tournament of random, greedy, counter, endgame, net, spimc and
-  netsearch (400 deals a pair) with Bradley-Terry ratings.
+- ladder: a tournament of every built-in strategy at its defaults (400 deals
+  a pair) with Bradley-Terry ratings.
 
 --scale multiplies every count (0.05 for a quick look).
 """
@@ -21,9 +21,8 @@ import time
 import numpy as np
 
 import scopa_sim
+from scopa_sim.kernels.registry import NAMES as LADDER          # every built-in
 from scopa_sim.runs.executors import default_workers
-
-LADDER = ("random", "greedy", "counter", "endgame", "net", "spimc", "netsearch")
 
 
 def interval(m) -> str:

@@ -10,7 +10,7 @@ A position: round i of a rounds run (seed --seed) played by endgame for
 every seat (`trace_round`), stopped before a random play from the 3rd to the
 30th, where the seat to play has two or more moves and something is hidden
 (exact positions never change). The move that endgame played there is
-reviewed as `review` reviews a decision (`review._decision`, side by side: rollouts by
+reviewed as `review` reviews a decision (`review.decisions`, side by side: rollouts by
 --strategy until the played move's verdict is decided or its edge known to
 +- --precision, review's by default, 0 for decided only; at most --rollouts),
 once for each review seed 1..--seeds. Its verdict is the pair (best, worse
@@ -36,10 +36,10 @@ from scopa_sim.stats import wilson
 from scopa_sim.defaults import REVIEW_ROLLOUTS, REVIEW_STRATEGY, THRESHOLDS
 from scopa_sim.engine.cards import move_text
 from scopa_sim.engine.game import Round
-from scopa_sim.runs.executors import default_workers, executor, stream
+from scopa_sim.runs.executors import default_workers, executor
 from scopa_sim.engine.rollouts import root
 from scopa_sim.study.advise import EXACT_CARDS, rollout_strategy
-from scopa_sim.study.review import Settings, _ask, _decision, _precision, review
+from scopa_sim.study.review import Settings, _ask, _precision, decisions, review
 
 
 def positions(args):
@@ -105,7 +105,7 @@ def main():
     seen, given, rollouts = [[] for _ in found], Counter(), 0
     start = time.perf_counter()
     with executor(args.workers) as ex:               # the decisions side by side, as review's
-        for j, row in stream(_decision, (how, asks), range(len(asks)), ex, ahead=len(asks)):
+        for j, row in decisions(how, asks, ex):
             seen[asks[j].row].append((row["verdict"], row["label"]))
             given[seen[asks[j].row][-1]] += 1
             rollouts += row["rollouts"]

@@ -241,9 +241,11 @@ def rollout(tail, depth, model, side, board, line, solver, kit):
     `kit` (a rollout's: without the search scratch), solved exactly once
     the deck is out and at most `tail` cards are in hands (0: never), or
     cut after `depth` plays (NEVER: never) and valued by network `model`
-    (`net.position_value`, negated when the seat to move is on another
-    side: exact with two sides). Played to the end, the scores are left in
-    solver.out; cut, `board.pos` is not over."""
+    (`net.position_value`: the margin of the seat to move's side over the
+    best other, negated when that is the other side; with three sides or
+    more, where no negation gives `side`'s, the cut waits for `side`'s
+    turn). Played to the end, the scores are left in solver.out; cut,
+    `board.pos` is not over."""
     pos, rules, out = board.pos, kit.rules, solver.out
     stop = tail if tail > 0 else NEVER
     until = np.int64(pos[PLAYS]) + depth if depth >= 0 else NEVER
@@ -256,8 +258,12 @@ def rollout(tail, depth, model, side, board, line, solver, kit):
                 return v
             stop = NEVER                            # no room: play it out instead
         elif status == CUT:
-            v = position_value(kit.net, model, pos, rules, board.cards, board.takes, kit.work)
-            return v if rules[R_TEAMS + np.int64(pos[TURN])] == side else -v
+            mover = rules[R_TEAMS + np.int64(pos[TURN])]
+            if mover == side or rules[R_SIDES] == 2:
+                v = position_value(kit.net, model, pos, rules, board.cards, board.takes,
+                                   kit.work)
+                return v if mover == side else -v
+            until = np.int64(pos[PLAYS]) + 1
         else:
             break
     score_into(pos, rules, out)

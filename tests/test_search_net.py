@@ -18,6 +18,7 @@ from scopa_sim.kernels import net as N, registry
 from scopa_sim.kernels.layout import MAX_MOVES
 from scopa_sim.kernels.moves import W_SIZE
 from scopa_sim.kernels.position import HAND, TABLE, TURN
+from scopa_sim.study.selfplay import generate
 
 import net_reference as R
 
@@ -126,6 +127,22 @@ def test_a_cut_past_the_end_of_the_round_changes_nothing():
         for plain in ("spimc:samples=8", "pimc:samples=4", "ismcts:iterations=60"):
             assert (game.suggest(f"{plain},leaf=net,depth=40", seed=3)
                     == game.suggest(plain, seed=3))
+
+
+@pytest.mark.parametrize("preset, same", [("scopa-3", True), ("scopa", False)])
+def test_with_three_sides_a_cut_waits_for_the_searchers_turn(preset, same):
+    """The net values the margin of the seat to move's side over the best
+    other: with two sides negated for the searcher, with three no negation
+    gives it, so the cut waits for the searcher's turn. In 3-player scopa a
+    cut 1 play after the root move (the third seat to move) waits one more
+    play, to where depth 2 cuts: a pimc teacher's values of every move are
+    the same, to the bit; with two sides they differ."""
+    rules = Rules.resolve(preset)
+    one, two = (generate(rules, 4, 0, 2, lineup="greedy", workers=1,
+                         teacher=f"pimc:leaf=net,depth={d},samples=3") for d in (1, 2))
+    assert len(one[1]) > 30
+    assert np.array_equal(one[1], two[1]) == same
+    np.testing.assert_array_equal(one[0], two[0])          # the same decisions either way
 
 
 def test_two_moves_spimc_with_the_net_spends_what_pimc_spends():

@@ -144,8 +144,7 @@ def _rows(game: Game, notes, chosen: set[int], how: Settings, ex, progress) -> l
             rnd.play(card, take)
             rows[-1]["scopa"] = rnd.scopa_plays[-1]
         scores = [a + b for a, b in zip(scores, _points(game, k) or [0] * game.rules.n_sides)]
-    for i, verdict in stream(_decision, (how, tuple(asks)), range(len(asks)), ex,
-                             ahead=len(asks)):          # all: a long one holds no worker idle
+    for i, verdict in decisions(how, asks, ex):
         rows[asks[i].row].update(verdict)
         if progress:
             progress(1)
@@ -286,6 +285,12 @@ def _ask(rnd: Round, move, scores, seed: int, row: int) -> Ask:
     score = (scores[side], scores[1 - side]) if rules.n_sides == 2 else None
     pos, deck = rnd.kernel_position()
     return Ask(rules, pos, deck, seat, score, move, len(rnd.legal_moves()) == 1, seed, row)
+
+
+def decisions(how: Settings, asks, ex):
+    """(i, the review of decision asks[i]) as each is decided, on executor
+    `ex`: every decision submitted at once, so a long one holds no worker idle."""
+    return stream(_decision, (how, tuple(asks)), range(len(asks)), ex, ahead=len(asks))
 
 
 def _decision(how: Settings, asks: tuple, i: int) -> dict:
