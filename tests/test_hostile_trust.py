@@ -304,10 +304,10 @@ def first(obs, moves):
 
 
 def test_a_pool_that_a_strategy_forks_ends_as_in_plain_python(tmp_path):
-    """A process forked from the program gets Python's signal handlers back:
-    with ours, `Pool.terminate()`'s SIGTERM raised KeyboardInterrupt in the
-    workers, at times while one held the pool's queue lock, and the pool
-    waited forever (within 100 pools, every time)."""
+    """A process forked from the program starts with Python's SIGTERM
+    (`runs.signals`): with ours inherited, `Pool.terminate()`'s SIGTERM was at
+    times dropped or raised KeyboardInterrupt in a worker, and the pool
+    waited for it forever (within 100 pools, every time)."""
     (tmp_path / "pools.py").write_text(POOLS)
     code, out, err = scopa_sim("compare", "pools.py:first", "greedy", "--deals", 4, "--quiet",
                                cwd=tmp_path, timeout=120)

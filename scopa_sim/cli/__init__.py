@@ -71,20 +71,6 @@ if _LOADING:
     signal.signal(signal.SIGINT, _interrupted_while_loading)
 
 
-def _python_signals() -> None:
-    """In a process forked from this one (by user code: a multiprocessing
-    pool, say), Python's own handlers in place of ours. Ours take SIGTERM as
-    Ctrl-C: in a pool's worker, `Pool.terminate()`'s SIGTERM then raised
-    KeyboardInterrupt wherever the worker was, at times holding the pool's
-    queue lock, and the pool, so the command, waited for it forever."""
-    for signum, python in ((signal.SIGTERM, signal.SIG_DFL),
-                           (signal.SIGINT, signal.default_int_handler)):
-        if getattr(signal.getsignal(signum), "__module__", "").partition(".")[0] == "scopa_sim":
-            signal.signal(signum, python)
-
-
-os.register_at_fork(after_in_child=_python_signals)
-
 import click  # noqa: E402
 
 from ..runs.signals import INTERRUPT, TERMINATED  # noqa: E402
