@@ -279,7 +279,8 @@ def one_json_document(out: str) -> dict:
 def test_what_a_strategy_prints_never_reaches_stdout(loud, tmp_path, args, env, printed):
     cwd = tmp_path
     (cwd / "loud.py").write_text((loud / "loud.py").read_text())
-    code, out, err = scopa_sim(*args, "--format", "json", "--quiet", cwd=cwd, env=env)
+    code, out, err = scopa_sim(*args, "--format", "json", "--quiet", cwd=cwd, env=env,
+                               timeout=300)
     assert code == 0, err
     one_json_document(out)
     assert "loud: a print at import" in err and "file descriptor 1 at import" in err

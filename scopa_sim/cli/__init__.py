@@ -70,7 +70,6 @@ _LOADING = signal.getsignal(signal.SIGINT) is signal.default_int_handler
 if _LOADING:
     signal.signal(signal.SIGINT, _interrupted_while_loading)
 
-
 import click  # noqa: E402
 
 from ..runs.signals import INTERRUPT, TERMINATED  # noqa: E402
