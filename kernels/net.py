@@ -40,7 +40,8 @@ import numpy as np
 from ._jit import kernel, spliced
 from .bits import ONE, lowest, popcount
 from .heuristics import choose_fast, rank_sum
-from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAMS, RANK_CARDS, slots
+from .layout import (MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAMS, RANK,
+                     RANK_CARDS, slots)
 from .moves import best_total, clears_for_scopa, legal_moves
 from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, TURN, is_last_play, unseen
 from .registry import ID, P_WEIGHTS
@@ -55,11 +56,13 @@ A_SIZE = len(AFTER_FIELDS)
 FEATURE_FIELDS = (("hand", N_CARDS), ("table", N_CARDS), ("mine", N_CARDS), ("theirs", N_CARDS),
                   ("scopas_mine", 8), ("scopas_theirs", 8), ("deck_left", N_CARDS + 1),
                   ("hand_size", 11), ("next_hand", 11), ("last", 3), ("next_partner", 1),
-                  ("table_sum", 12), ("unseen_rank", 5 * N_RANKS))
-_F, F_SIZE = slots(FEATURE_FIELDS)            # F_SIZE: 305
+                  ("table_sum", 12), ("unseen_rank", 5 * N_RANKS), ("takes", N_RANKS))
+_F, F_SIZE = slots(FEATURE_FIELDS)            # F_SIZE: 315
 (F_HAND, F_TABLE, F_MINE, F_THEIRS, F_SCOPAS_MINE, F_SCOPAS_THEIRS, F_DECK_LEFT, F_HAND_SIZE,
- F_NEXT_HAND, F_LAST, F_NEXT_PARTNER, F_TABLE_SUM, F_UNSEEN_RANK) = (
+ F_NEXT_HAND, F_LAST, F_NEXT_PARTNER, F_TABLE_SUM, F_UNSEEN_RANK, F_TAKES) = (
     _F[name] for name, _ in FEATURE_FIELDS)
+EARLIER_F_SIZES = (_F["takes"],)   # the inputs of networks made before `takes` was added: a
+                                   # prefix of today's, the rows after it zeros
 WIDTH = {name: size for name, size in FEATURE_FIELDS}
 W_SCOPAS, W_DECK_LEFT, W_HANDS, W_TABLE_SUM = (
     WIDTH[f] for f in ("scopas_mine", "deck_left", "hand_size", "table_sum"))
@@ -148,6 +151,18 @@ def after(pos, rules, seat, card, take, a):
 
 
 @kernel
+def takes(table):
+    """The ranks a card of which would take from `table`, as bits (bit r-1:
+    rank r): the sums, up to 10, of its nonempty subsets."""
+    reach = np.int64(1)                     # bit s: some subset sums to s
+    m = np.uint64(table)
+    while m:
+        reach |= (reach << RANK[lowest(m)]) & np.int64(0x7FF)
+        m &= m - ONE
+    return reach >> 1
+
+
+@kernel
 def add_row(z, w1, row):
     """z += w1[row]."""
     for j in range(z.shape[0]):
@@ -197,6 +212,7 @@ def own_rows(z, w1, a, mine_before):
     add_count(z, w1, F_HAND_SIZE, W_HANDS, a[A_HAND_SIZE])
     add_row(z, w1, F_LAST + a[A_LAST])
     add_count(z, w1, F_TABLE_SUM, W_TABLE_SUM, a[A_TABLE_SUM])
+    add_cards(z, w1, F_TAKES, takes(a[A_TABLE]))
 
 
 @kernel

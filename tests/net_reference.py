@@ -9,6 +9,8 @@ sees it, a dict keyed by the names of `kernels.net.AFTER_FIELDS`;
 `FEATURE_FIELDS` in order); `value` is the network's forward pass, dense and
 in float64.
 """
+import itertools
+
 import numpy as np
 
 from scopa_sim.kernels.layout import (
@@ -118,6 +120,13 @@ def feature_vector(after):
             unseen = cards_of(int(after["unseen"]))
             for rank in range(1, 11):
                 field[5 * (rank - 1) + sum(1 for c in unseen if c % 10 + 1 == rank)] = 1.0
+            x += field
+            continue
+        if name == "takes":                       # per rank: some table cards sum to it
+            ranks = [c % 10 + 1 for c in cards_of(int(after["table"]))]
+            for r in range(1, 11):
+                field[r - 1] = float(any(sum(s) == r for k in range(1, len(ranks) + 1)
+                                         for s in itertools.combinations(ranks, k)))
             x += field
             continue
         v = int(after[name])

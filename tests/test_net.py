@@ -259,6 +259,39 @@ def test_counts_are_capped_at_their_last_slot():
     np.testing.assert_array_equal(features(row)[0], x)
 
 
+@pytest.mark.parametrize("table, ranks", [([], []), ([4], [5]), ([4, 12], [3, 5, 8]),
+                                           ([0, 10, 20], [1, 2, 3]), ([9, 19], [10])])
+def test_takes_marks_the_ranks_some_table_cards_sum_to(table, ranks):
+    """Cards 4 (a 5), 12 (a 3), 0/10/20 (aces), 9/19 (kings, 10): a king
+    takes a king, two kings sum past 10."""
+    x = R.feature_vector({**dict.fromkeys(N.AFTER_FIELDS, 0), "table": R.mask_of(table)})
+    assert list(np.flatnonzero(x[N.F_TAKES:N.F_TAKES + 10]) + 1) == ranks
+    row = np.array([[R.mask_of(table) if f == "table" else 0 for f in N.AFTER_FIELDS]])
+    np.testing.assert_array_equal(features(row)[0], x)
+
+
+def test_a_network_of_an_earlier_version_plays_as_it_did(tmp_path):
+    """A network with the inputs before `takes` loads with zero rows for
+    it: its values are the earlier inputs' through its own rows."""
+    (old,) = N.EARLIER_F_SIZES
+    weights = random_weights(np.random.default_rng(8), h1=16, h2=8)
+    weights = (weights[0][:old], *weights[1:])
+    path = _write(tmp_path / "old.npz", dict(zip(nets.NAMES, weights)),
+                  json.dumps({"format": nets.FORMAT, "features": old}))
+    w = nets.load(path)
+    assert w.arrays[0].shape == (N.F_SIZE, 16) and not w.arrays[0][old:].any()
+    net = N.net_record(*(a[None] for a in w.arrays[:5]), w.arrays[5])
+    vector = kernel_rules(Rules.resolve("scopa"))
+    for game in random_rounds(Rules.resolve("scopa"), 5, seed=5):
+        pos, _ = game.kernel_position()
+        cards, takes, n = legal(pos, vector, game.turn)
+        values = kernel_values(net, pos, vector, game.turn, n, cards, takes)
+        for i in range(n):
+            x = R.feature_vector(R.afterstate(pos, vector, game.turn, int(cards[i]),
+                                              int(takes[i])))
+            assert abs(values[i] - R.value(weights, x[:old])) < TOLERANCE
+
+
 # -- the tie rule ---------------------------------------------------------------
 def _many_moves(preset="scopa", at_least=3):
     rules = Rules.resolve(preset)

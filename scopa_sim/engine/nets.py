@@ -7,8 +7,10 @@ and a JSON text::
     w1 [F, H1]   b1 [H1]   w2 [H1, H2]   b2 [H2]   w3 [H2]   b3 [1]
     meta         {"format": FORMAT, "features": F, "preset": ..., ...}
 
-F is the kernel's afterstate width (`kernels.net.F_SIZE`); `scopa-sim train`
-writes them (`study.train`). A file is known by the sha256 of its bytes: a
+F is the kernel's input width (`kernels.net.F_SIZE`), or an earlier
+version's (`EARLIER_F_SIZES`: a prefix of today's fields), whose w1 is read
+with zero rows for the fields added since, so it plays as it always did;
+`scopa-sim train` writes them (`study.train`). A file is known by the sha256 of its bytes: a
 stored run records the sha256 of every network that played, and resuming it
 with a changed file is refused.
 """
@@ -26,10 +28,11 @@ from pathlib import Path
 import numpy as np
 
 from .. import data
-from ..kernels.net import (A_NEXT_PARTNER, A_UNSEEN, AFTER_FIELDS, F_DECK_LEFT, F_HAND, F_HAND_SIZE,
-                           F_LAST, F_MINE, F_NEXT_HAND, F_NEXT_PARTNER, F_SCOPAS_MINE,
-                           F_SCOPAS_THEIRS, F_SIZE, F_TABLE, F_TABLE_SUM, F_THEIRS,
-                           F_UNSEEN_RANK, WIDTH, net_record)
+from ..kernels.layout import RANK
+from ..kernels.net import (A_NEXT_PARTNER, A_TABLE, A_UNSEEN, AFTER_FIELDS, EARLIER_F_SIZES,
+                           F_DECK_LEFT, F_HAND, F_HAND_SIZE, F_LAST, F_MINE, F_NEXT_HAND,
+                           F_NEXT_PARTNER, F_SCOPAS_MINE, F_SCOPAS_THEIRS, F_SIZE, F_TABLE,
+                           F_TABLE_SUM, F_TAKES, F_THEIRS, F_UNSEEN_RANK, WIDTH, net_record)
 
 FORMAT = "scopa-sim-net/1"
 SHIPPED = "net-scopa.npz"       # the package's network (`data`) for 2-player scopa, and for
@@ -127,6 +130,10 @@ def _parse(text: str, raw: bytes, path: Path) -> Weights:
     with np.errstate(over="ignore"):
         arrays = tuple(np.ascontiguousarray(found[k], np.float32) for k in NAMES)
     check_shapes(arrays, where)
+    w1 = arrays[0]
+    if len(w1) < F_SIZE:                            # an earlier version's: the rest unread
+        arrays = (np.concatenate([w1, np.zeros((F_SIZE - len(w1), w1.shape[1]), np.float32)]),
+                  *arrays[1:])
     return Weights(text, hashlib.sha256(raw).hexdigest(), arrays, meta)
 
 
@@ -160,7 +167,7 @@ def _declared(raw: bytes, where: str) -> dict[str, tuple]:
 def check_shape_of(shapes, where: str) -> None:
     """Refuse shapes (of w1..b3, in order) that are not a network of the kernel's."""
     w1, b1, w2, b2, w3, b3 = map(tuple, shapes)
-    if len(w1) != 2 or w1[0] != F_SIZE or not 0 < w1[1] <= MAX_WIDTH:
+    if len(w1) != 2 or w1[0] not in (F_SIZE, *EARLIER_F_SIZES) or not 0 < w1[1] <= MAX_WIDTH:
         raise WeightsError(f"{where}: w1 has shape {w1}, not ({F_SIZE}, H1) "
                            f"(a network of another version?)")
     h1 = w1[1]
@@ -229,4 +236,10 @@ def features(after: np.ndarray) -> np.ndarray:
     for rank in range(1, 11):
         held = (hidden[:, None] >> (bits[rank - 1::10])) & np.uint64(1)     # its 4 cards
         x[r, F_UNSEEN_RANK + 5 * (rank - 1) + held.sum(1).astype(np.int64)] = 1
+    table = after[:, A_TABLE].astype(np.uint64)
+    reach = np.ones(rows, np.int64)                 # bit s: some cards of the table sum to s
+    for card in range(40):
+        on = ((table >> np.uint64(card)) & np.uint64(1)).astype(bool)
+        reach[on] |= (reach[on] << RANK[card]) & 0x7FF
+    x[:, F_TAKES:F_TAKES + 10] = (reach[:, None] >> np.arange(1, 11)) & 1
     return x
