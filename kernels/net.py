@@ -22,7 +22,9 @@ numbers (`after`, one per AFTER_FIELDS name)::
 The network's input is that afterstate as F_SIZE zeros and ones
 (FEATURE_FIELDS: a bit per card of each set, one of a count's slots, capped
 at the last; `unseen_rank`: for each rank, one of five slots, how many of its
-cards are unseen), so the first layer is a sum of its rows over the ones::
+cards are unseen; `takes`: for each rank, 1 if a card of it would take from
+the table, some of its cards summing to the rank), so the first layer is a
+sum of its rows over the ones::
 
     value = w3 . relu(w2' relu(w1' x + b1) + b2) + b3     (float32)
     x: F_SIZE    w1: F_SIZE x H1    w2: H1 x H2    w3: H2
