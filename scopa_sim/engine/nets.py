@@ -9,10 +9,10 @@ and a JSON text::
 
 F is the kernel's input width (`kernels.net.F_SIZE`), or an earlier
 version's (`EARLIER_F_SIZES`: a prefix of today's fields), whose w1 is read
-with zero rows for the fields added since, so it plays as it always did;
-`scopa-sim train` writes them (`study.train`). A file is known by the sha256 of its bytes: a
-stored run records the sha256 of every network that played, and resuming it
-with a changed file is refused.
+with zero rows for the fields added since, so it plays as it always did.
+`scopa-sim train` writes them (`study.train`). A file is known by the
+sha256 of its bytes: a stored run records the sha256 of every network that
+played, and resuming it with a changed file is refused.
 """
 from __future__ import annotations
 
