@@ -52,6 +52,18 @@ def index_table(table, work):
 
 
 @kernel
+def table_sums(table):
+    """The sums (bit s) that subsets of `table` reach, up to 10: what
+    index_table leaves as the whole table's reach, without its lists."""
+    reach = np.int64(1)
+    m = table
+    while m:
+        reach |= (reach << RANK[lowest(m)]) & SUMS
+        m &= m - ONE
+    return reach
+
+
+@kernel
 def sum_captures(rank, k, out, n, work):
     """Append every set of table cards (indexed by `index_table`) whose ranks
     sum to `rank` to `out`, in ascending mask order; return the new count.

@@ -42,9 +42,8 @@ import numpy as np
 from ._jit import kernel, spliced
 from .bits import ONE, lowest, popcount
 from .heuristics import choose_fast, rank_sum
-from .layout import (MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAMS, RANK,
-                     RANK_CARDS, slots)
-from .moves import best_total, clears_for_scopa, legal_moves
+from .layout import MAX_MOVES, N_CARDS, N_RANKS, R_PLAYERS, R_SIDES, R_TEAMS, RANK_CARDS, slots
+from .moves import best_total, clears_for_scopa, legal_moves, table_sums
 from .position import DECK, HAND, LAST, PILE, SCOPAS, TABLE, TURN, is_last_play, unseen
 from .registry import ID, P_WEIGHTS
 
@@ -153,18 +152,6 @@ def after(pos, rules, seat, card, take, a):
 
 
 @kernel
-def takes(table):
-    """The ranks a card of which would take from `table`, as bits (bit r-1:
-    rank r): the sums, up to 10, of its nonempty subsets."""
-    reach = np.int64(1)                     # bit s: some subset sums to s
-    m = np.uint64(table)
-    while m:
-        reach |= (reach << RANK[lowest(m)]) & np.int64(0x7FF)
-        m &= m - ONE
-    return reach >> 1
-
-
-@kernel
 def add_row(z, w1, row):
     """z += w1[row]."""
     for j in range(z.shape[0]):
@@ -214,7 +201,7 @@ def own_rows(z, w1, a, mine_before):
     add_count(z, w1, F_HAND_SIZE, W_HANDS, a[A_HAND_SIZE])
     add_row(z, w1, F_LAST + a[A_LAST])
     add_count(z, w1, F_TABLE_SUM, W_TABLE_SUM, a[A_TABLE_SUM])
-    add_cards(z, w1, F_TAKES, takes(a[A_TABLE]))
+    add_cards(z, w1, F_TAKES, table_sums(np.uint64(a[A_TABLE])) >> 1)   # bit r-1: rank r takes
 
 
 @kernel
