@@ -147,7 +147,8 @@ RECORDS = (
             (Param("weights", 0.0, "weights"), Param("endgame", 1.0, "flag")),
             "a learned network's value of the position each move leaves, best first "
             "(`weights`: a file `scopa-sim train` wrote; by default the network shipped for "
-            "the preset, 2-player scopa's where it has none of its own); "
+            "the preset, 2-player scopa's where it has none of its own; `v1`: 2-player "
+            "scopa's shipped before December 2026); "
             "exact endgame when nothing is hidden; a search's rollouts can play it "
             "(`rollout=net`, with the search's `weights`)", rollout=True),
     Builtin("netsearch", "search",

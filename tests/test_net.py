@@ -550,6 +550,14 @@ def test_the_shipped_network_loads_and_plays():
     assert df.equals(again)
 
 
+def test_the_network_shipped_before_is_still_played_by_name():
+    s = parse_strategy("net:weights=v1")
+    (w,) = s.nets()
+    assert w == nets.earlier("v1") and w.text == "v1" and str(s) == "net:weights=v1"
+    assert w.arrays[0].shape[0] == N.F_SIZE and w.meta["format"] == nets.FORMAT
+    assert w.sha256 != nets.shipped().sha256 and str(parse_strategy(str(s))) == str(s)
+
+
 def test_the_shipped_network_matches_the_reference():
     w = nets.shipped()
     net = N.net_record(*(a[None] for a in w.arrays[:5]), w.arrays[5])

@@ -37,6 +37,7 @@ from ..kernels.net import (A_NEXT_PARTNER, A_TABLE, A_UNSEEN, AFTER_FIELDS, EARL
 FORMAT = "scopa-sim-net/1"
 SHIPPED = "net-scopa.npz"       # the package's network (`data`) for 2-player scopa, and for
                                 # every preset without one of its own (`net-PRESET.npz`)
+EARLIER = {"v1": "net-scopa-v1.npz"}    # 2-player scopa's networks shipped before, by name
 NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 MAX_WIDTH = 2048
 MAX_FILE = 2**26            # bytes: a file (or a member's declared size) beyond any network's
@@ -48,8 +49,9 @@ class WeightsError(ValueError):
 
 @dataclass(frozen=True)
 class Weights:
-    """A network: as written (`text`: "" for the shipped one), its file's
-    sha256, its arrays and what its file says of it (`meta`)."""
+    """A network: as written (`text`: "" for the shipped one, `v1` for one
+    shipped before), its file's sha256, its arrays and what its file says of
+    it (`meta`)."""
     text: str
     sha256: str
     arrays: tuple = field(compare=False, repr=False)
@@ -87,6 +89,13 @@ def shipped(preset: str = "scopa") -> Weights:
     """The network shipped inside the package for `preset` (`shipped_path`)."""
     path = shipped_path(preset)
     return _parse("", path.read_bytes(), path)
+
+
+@functools.lru_cache(maxsize=None)
+def earlier(name: str) -> Weights:
+    """A network shipped before (`EARLIER`), as `weights=NAME` names it."""
+    path = data.path(EARLIER[name])
+    return _parse(name, path.read_bytes(), path)
 
 
 def preset_of(rules) -> str:

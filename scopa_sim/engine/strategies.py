@@ -189,6 +189,8 @@ def _param_value(strategy: str, p: Param, text: str, known: dict[str, UserSpec],
         return float(p.choices.index(text))
     if p.kind == "weights":
         from . import nets        # see Strategy.nets
+        if text in nets.EARLIER:
+            return nets.earlier(text)
         return 0.0 if text in ("", "shipped") else nets.load(text)
     try:
         return float(text)
@@ -218,7 +220,8 @@ def _check_value(strategy: str, p: Param, value) -> None:
     if p.kind == "weights":
         from . import nets        # see Strategy.nets
         if value != 0 and not isinstance(value, nets.Weights):
-            raise ValueError(f"{where} is a weights file (PATH.npz) or shipped, not {value!r}")
+            raise ValueError(f"{where} is a weights file (PATH.npz), shipped or "
+                             f"{' or '.join(nets.EARLIER)}, not {value!r}")
         return
     if (isinstance(value, (bool, np.bool_))
             or not isinstance(value, (int, float, np.integer, np.floating))
