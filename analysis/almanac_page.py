@@ -480,9 +480,10 @@ def _review_md(data, made) -> list[str]:
            "For each play the text calls good or a mistake: what `scopa-sim review` says "
            "(its verdict: best, worse with its label, or level with a move it cannot be told "
            "from; the played move minus the move it is compared with, in round points with "
-           "its 95% interval over the review's looks; why), and whether the two agree. A "
-           "review's verdict here holds under reseeding: seeds 1 to 5 give the same "
-           "(`benchmarks/bench_verdicts.py --record`).\n"]
+           "its 95% interval over the review's looks; why), and whether the two agree. "
+           "Reviews under seeds 1 to 5 never contradict one another (two labels, or best "
+           "beside worse): a play may be level under one seed and best, or worse by less "
+           "than a label, under another (`benchmarks/bench_verdicts.py --record`).\n"]
     rows = []
     for p in r["plays"]:
         if not p["found"]:

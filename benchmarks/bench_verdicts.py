@@ -21,8 +21,9 @@ n (the goal: under 5%), the verdicts given, the rollouts and seconds a
 position, and the positions that changed (to look at).
 
 With --record, reviews that game record once for each seed 1..--seeds (5)
-and prints every decision's verdict under each; exits 1 if one changes (CI
-runs it: .ci/run).
+and prints every decision's verdict under each; exits 1 if two of a
+decision's contradict each other: two labels, or best beside worse (level,
+between them by less than a label, contradicts neither; CI runs it: .ci/run).
 """
 import argparse
 import itertools
@@ -58,24 +59,35 @@ def positions(args):
         i += 1
 
 
+def contradict(seen) -> bool:
+    """Whether verdicts (verdict, label) of one decision contradict each
+    other: two labels, or best beside worse. Level (not told apart at the
+    precision) sits between best and worse by less than a label, so it
+    contradicts neither."""
+    verdicts = {v for v, _ in seen}
+    return len({lab for _, lab in seen}) > 1 or {"best", "worse"} <= verdicts
+
+
 def record(args) -> int:
-    """Review --record under seeds 1..--seeds; 1 if a verdict changes."""
+    """Review --record under seeds 1..--seeds; 1 if two verdicts of a
+    decision contradict each other (`contradict`)."""
     runs = [review(args.record, seed=seed, rollouts=args.rollouts, strategy=args.strategy,
                    precision=args.precision, workers=args.workers)
             for seed in range(1, args.seeds + 1)]
     first = runs[0]
     print(f"{args.record} reviewed with seeds 1..{args.seeds} (rollouts by {args.strategy}, "
           f"at most {args.rollouts:,}): verdict and label of each decision")
-    changed = 0
+    changed = contradicted = 0
     for i in first.index[first.verdict.isin(["best", "worse", "level"])]:
         seen = [(df.verdict[i], df.label[i]) for df in runs]
         changed += len(set(seen)) > 1
+        contradicted += contradict(seen)
+        mark = "   CONTRADICTED" if contradict(seen) else "   changed" if len(set(seen)) > 1 else ""
         print(f"  {first['round'][i]}.{first.play[i]:<3} {first.name[i]:>6} "
               f"{first.played[i]:<18} " + " | ".join(
-                  f"{v}{' ' + lab if lab else ''}" for v, lab in seen)
-              + ("   CHANGED" if len(set(seen)) > 1 else ""))
-    print(f"  {changed} decision{'s' * (changed != 1)} changed")
-    return 1 if changed else 0
+                  f"{v}{' ' + lab if lab else ''}" for v, lab in seen) + mark)
+    print(f"  {changed} decision{'s' * (changed != 1)} changed, {contradicted} contradicted")
+    return 1 if contradicted else 0
 
 
 def main():

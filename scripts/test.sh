@@ -6,7 +6,8 @@
 #             module's tests on one worker), under 10 minutes on 2 free cores
 #             (arguments go to pytest);
 #   slow      the tests marked slow (minutes each: training, isolation, ...);
-#   verdicts  review's verdicts on the worked game hold under seeds 1..5 (about 1.5 min);
+#   verdicts  review's verdicts on the worked game never contradict each other under seeds
+#             1..5 (about 1.5 min);
 #   wheel     the package as users install it (scripts/wheel_check.sh: a wheel in a fresh
 #             virtual environment, run from outside the clone).
 # CI (.ci/run) sets HYPOTHESIS_PROFILE=ci: the property tests draw the same examples every run.
