@@ -81,8 +81,9 @@ def record(args) -> int:
     for i in first.index[first.verdict.isin(["best", "worse", "level"])]:
         seen = [(df.verdict[i], df.label[i]) for df in runs]
         changed += len(set(seen)) > 1
-        contradicted += contradict(seen)
-        mark = "   CONTRADICTED" if contradict(seen) else "   changed" if len(set(seen)) > 1 else ""
+        bad = contradict(seen)
+        contradicted += bad
+        mark = "   CONTRADICTED" if bad else "   changed" if len(set(seen)) > 1 else ""
         print(f"  {first['round'][i]}.{first.play[i]:<3} {first.name[i]:>6} "
               f"{first.played[i]:<18} " + " | ".join(
                   f"{v}{' ' + lab if lab else ''}" for v, lab in seen) + mark)

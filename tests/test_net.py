@@ -558,6 +558,13 @@ def test_the_network_shipped_before_is_still_played_by_name():
     assert w.sha256 != nets.shipped().sha256 and str(parse_strategy(str(s))) == str(s)
 
 
+def test_a_run_of_the_network_shipped_before_is_told_how_to_play_it():
+    from scopa_sim.runs.plan import shipped_before
+    assert "net:weights=v1" in shipped_before({"shipped": nets.earlier("v1").sha256})
+    assert shipped_before({"shipped": nets.shipped().sha256}) == ""
+    assert shipped_before({"v1": nets.earlier("v1").sha256}) == shipped_before({}) == ""
+
+
 def test_the_shipped_network_matches_the_reference():
     w = nets.shipped()
     net = N.net_record(*(a[None] for a in w.arrays[:5]), w.arrays[5])

@@ -188,6 +188,18 @@ class StoredSpec(Planned):
                 **({"isolate": True} if self.isolate else {})}
 
 
+
+def shipped_before(nets) -> str:
+    """What to tell of a run whose shipped network (`nets`: weights ->
+    sha256) is one shipped before (`engine.nets.EARLIER`): how to play it
+    again; "" if it is not."""
+    from ..engine import nets as shipped      # the kernels' net module only where nets played
+    played = dict(nets).get("shipped")
+    names = [name for name in shipped.EARLIER if shipped.earlier(name).sha256 == played]
+    return (f" (its network is {names[0]}, shipped before: net:weights={names[0]} plays it)"
+            if names else "")
+
+
 def _nets_of(d) -> tuple[tuple[str, str], ...]:
     """The manifest's `nets`, checked as data (weights -> sha256)."""
     if not isinstance(d, dict) or not all(

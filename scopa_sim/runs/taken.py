@@ -28,7 +28,7 @@ import numpy as np
 from ..engine.rules import Rules
 from ..engine.strategies import parse_strategy
 from ..kernels import layout as L, registry
-from .plan import RunSpec, spec_dict
+from .plan import RunSpec, shipped_before, spec_dict
 from .sources import _Recorded
 
 FIELD = ("taken", "the cards the side captured, the table's leftover to the last capturer")
@@ -68,8 +68,8 @@ def builtin_spec(root, stored, advice: str = "simulate it with --keep-taken") ->
     if any(mine.get(k) != theirs.get(k) for k in ("rules", "strategies", "nets")):
         raise ValueError(f"{root}: the run's strategies read back as "
                          f"{', '.join(map(str, spec.strategies))}, not as recorded (or their "
-                         f"networks' files have changed): this scopa-sim cannot play it again; "
-                         f"{advice}")
+                         f"networks' files have changed): this scopa-sim cannot play it again"
+                         f"{shipped_before(stored.nets)}; {advice}")
     return spec
 
 
