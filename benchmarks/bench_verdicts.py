@@ -80,10 +80,9 @@ def record(args) -> int:
     changed = contradicted = 0
     for i in first.index[first.verdict.isin(["best", "worse", "level"])]:
         seen = [(df.verdict[i], df.label[i]) for df in runs]
-        changed += len(set(seen)) > 1
-        bad = contradict(seen)
-        contradicted += bad
-        mark = "   CONTRADICTED" if bad else "   changed" if len(set(seen)) > 1 else ""
+        moved, bad = len(set(seen)) > 1, contradict(seen)
+        changed, contradicted = changed + moved, contradicted + bad
+        mark = "   CONTRADICTED" if bad else "   changed" if moved else ""
         print(f"  {first['round'][i]}.{first.play[i]:<3} {first.name[i]:>6} "
               f"{first.played[i]:<18} " + " | ".join(
                   f"{v}{' ' + lab if lab else ''}" for v, lab in seen) + mark)

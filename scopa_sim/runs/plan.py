@@ -188,14 +188,13 @@ class StoredSpec(Planned):
                 **({"isolate": True} if self.isolate else {})}
 
 
-
-def shipped_before(nets) -> str:
-    """What to tell of a run whose shipped network (`nets`: weights ->
-    sha256) is one shipped before (`engine.nets.EARLIER`): how to play it
-    again; "" if it is not."""
-    from ..engine import nets as shipped      # the kernels' net module only where nets played
-    played = dict(nets).get("shipped")
-    names = [name for name in shipped.EARLIER if shipped.earlier(name).sha256 == played]
+def shipped_before(played) -> str:
+    """What to tell of a run whose shipped network (`played`: weights ->
+    sha256, as its manifest's `nets`) is one shipped before
+    (`engine.nets.EARLIER`): how to play it again; "" if it is not."""
+    from ..engine import nets        # the kernels' net module only where nets played
+    sha = dict(played).get("shipped")
+    names = [name for name in nets.EARLIER if nets.earlier(name).sha256 == sha]
     return (f" (its network is {names[0]}, shipped before: net:weights={names[0]} plays it)"
             if names else "")
 
