@@ -148,7 +148,7 @@ RECORDS = (
             "a learned network's value of the position each move leaves, best first "
             "(`weights`: a file `scopa-sim train` wrote; by default the network shipped for "
             "the preset, 2-player scopa's where it has none of its own; `v1`: 2-player "
-            "scopa's shipped before December 2026); "
+            "scopa's shipped before December 2026, `scopa-3-v1`, `scopa-4-v1`: theirs); "
             "exact endgame when nothing is hidden; a search's rollouts can play it "
             "(`rollout=net`, with the search's `weights`)", rollout=True),
     Builtin("netsearch", "search",

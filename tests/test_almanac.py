@@ -13,8 +13,11 @@ import numpy as np
 import pytest
 
 from scopa_sim.analysis import almanac as numbers
+from scopa_sim.engine.rules import Rules
+from scopa_sim.engine.strategies import parse_strategy
 from scopa_sim.study import almanac
 from scopa_sim.study.almanac import PRESETS, Sizes
+from scopa_sim.study.maxims import strategies as maxim_strategies
 
 try:
     from tests.reference import engine as ref
@@ -196,3 +199,23 @@ def test_beside_shows_the_other_figure_only_where_the_intervals_part():
     assert beside.compared == 2 and beside.changed == [("apart", 0.25, 0.10)]
     alone = Beside(None)
     assert alone(mean, a, apart, "x") == mean(a) and alone.compared == 0
+
+
+def test_a_part_made_by_another_network_is_made_again(tmp_path):
+    """A part's params hold the sha256 of the networks and files its
+    strategies play, so one kept from an earlier network is not read back."""
+    (w,) = parse_strategy("net").nets(Rules.resolve("scopa-4"))
+    assert almanac.plays(("net", "endgame"), "scopa-4") == {"nets": {"shipped": w.sha256},
+                                                             "files": {}}
+    assert almanac.plays(("net",)) != almanac.plays(("net",), "scopa-4")
+    on = almanac.plays(maxim_strategies("single"))["files"]
+    assert len(on) == 1 and all(len(sha) == 64 for sha in on.values())
+    made = []
+
+    def make(value):
+        return lambda: made.append(value) or {"value": value}
+    first = {"a": "net", "plays": almanac.plays(("net",), "scopa-4")}
+    assert almanac.part(tmp_path, "p", first, make(1)) == {"value": 1}
+    assert almanac.part(tmp_path, "p", first, make(2)) == {"value": 1}
+    other = {**first, "plays": almanac.plays(("net:weights=scopa-4-v1",), "scopa-4")}
+    assert almanac.part(tmp_path, "p", other, make(3)) == {"value": 3} and made == [1, 3]

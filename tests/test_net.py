@@ -550,12 +550,15 @@ def test_the_shipped_network_loads_and_plays():
     assert df.equals(again)
 
 
-def test_the_network_shipped_before_is_still_played_by_name():
-    s = parse_strategy("net:weights=v1")
+@pytest.mark.parametrize("name, preset", [("v1", "scopa"), ("scopa-3-v1", "scopa-3"),
+                                          ("scopa-4-v1", "scopa-4")])
+def test_the_networks_shipped_before_are_still_played_by_name(name, preset):
+    s = parse_strategy(f"net:weights={name}")
     (w,) = s.nets()
-    assert w == nets.earlier("v1") and w.text == "v1" and str(s) == "net:weights=v1"
+    assert w == nets.earlier(name) and w.text == name and str(s) == f"net:weights={name}"
     assert w.arrays[0].shape[0] == N.F_SIZE and w.meta["format"] == nets.FORMAT
-    assert w.sha256 != nets.shipped().sha256 and str(parse_strategy(str(s))) == str(s)
+    assert w.meta.get("preset", "scopa") == preset
+    assert w.sha256 != nets.shipped(preset).sha256 and str(parse_strategy(str(s))) == str(s)
 
 
 def test_a_run_of_the_network_shipped_before_is_told_how_to_play_it():

@@ -37,7 +37,9 @@ from ..kernels.net import (A_NEXT_PARTNER, A_TABLE, A_UNSEEN, AFTER_FIELDS, EARL
 FORMAT = "scopa-sim-net/1"
 SHIPPED = "net-scopa.npz"       # the package's network (`data`) for 2-player scopa, and for
                                 # every preset without one of its own (`net-PRESET.npz`)
-EARLIER = {"v1": "net-scopa-v1.npz"}    # 2-player scopa's networks shipped before, by name
+EARLIER = {"v1": "net-scopa-v1.npz",                # the networks shipped before, by name:
+           "scopa-3-v1": "net-scopa-3-v1.npz",        # 2-player scopa's (v1), then the
+           "scopa-4-v1": "net-scopa-4-v1.npz"}        # other presets' (PRESET-v1)
 NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 MAX_WIDTH = 2048
 MAX_FILE = 2**26            # bytes: a file (or a member's declared size) beyond any network's

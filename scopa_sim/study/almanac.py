@@ -5,7 +5,8 @@ books' advice put to the test (`scopa-sim almanac --out DIR`).
 (each an ordinary `simulate` run: an interrupted almanac resumes them, a
 finished one is only read again) and from duplicate comparisons, whose
 results are kept as JSON under `out/parts/` (a part already made with the
-same settings and version is read back, not played again). It writes
+same settings, version, networks and strategy files is read back, not
+played again; a run made by another network is refused). It writes
 `out/ALMANAC.md` and its PNG charts beside it. The same seed and version
 give the same document, byte for byte.
 
@@ -82,9 +83,9 @@ import numpy as np
 from .. import data
 from ..analysis.almanac import cards, claims, commented_plays, edge, odds_table, points
 from ..analysis.almanac_page import render
-from ..defaults import ALMANAC_STRATEGY, REVIEW_ROLLOUTS
+from ..defaults import ALMANAC_STRATEGY, REVIEW_ROLLOUTS, REVIEW_STRATEGY
 from ..engine.rules import Rules
-from ..engine.strategies import parse_strategy
+from ..engine.strategies import net_slots, parse_strategy, user_slots
 from ..runs.executors import executor
 from ..runs.plan import RunSpec
 from ..runs.resume import store_batches
@@ -93,7 +94,7 @@ from ..runs.sources import open_to_resume
 from ..runs.plan import StoredSpec, spec_dict
 from ..runs.store import MANIFEST, Run
 from .matches import compare
-from .maxims import MAXIMS, measure
+from .maxims import MAXIMS, measure, strategies as maxim_strategies
 from .review import review
 
 PRESETS = ("scopa", "scopa-3", "scopa-4", "scopone-scientifico")
@@ -197,6 +198,15 @@ def main_run(out: Path, preset: str, units: int, games: bool = False, seed: int 
 def slug(strategy: str) -> str:
     """A strategy as part of a file name: `net:weights=a/b.npz` -> `net_weights=a_b.npz`."""
     return re.sub(r"[^A-Za-z0-9.=-]", "_", strategy)
+
+
+def plays(strategies, preset: str = "scopa") -> dict:
+    """What `strategies` play under `preset` that the version does not pin:
+    their networks and strategy files, by sha256. A part's params hold it,
+    so a part made by another network or file is made again, not read back."""
+    seats, rules = [parse_strategy(s) for s in strategies], Rules.resolve(preset)
+    return {"nets": {w.text or "shipped": w.sha256 for w in net_slots(seats, rules)},
+            "files": {u.text: u.digest for u in user_slots(seats)}}
 
 
 def part(out: Path, name: str, params: dict, make: Callable[[], dict]) -> dict:
@@ -316,17 +326,19 @@ def make(out, quick: bool = False, seed: int = 2026, workers=None, scheduler=Non
                 data["skill"].append(part(
                     out, f"skill-{slug(a)}-{slug(b)}-{preset}",
                     {"a": a, "b": b, "rules": preset, "deals": deals, "games": games,
-                     "seed": seed},
+                     "seed": seed, "plays": plays((a, b), preset)},
                     lambda: skill(a, b, preset, deals, games, seed, workers, ex, progress)))
         for k, name in enumerate(MAXIMS):
             _step(progress, f"maxim {name}", k, len(MAXIMS))
             data["advice"].append(part(
                 out, f"maxim-{name}", {"maxim": name, "deals": sizes.maxim_deals,
-                                       "sample": sizes.maxim_sample, "seed": seed},
+                                       "sample": sizes.maxim_sample, "seed": seed,
+                                       "plays": plays(maxim_strategies(name))},
                 lambda: advice(name, sizes.maxim_deals, sizes.maxim_sample, seed, workers, ex)))
         _step(progress, "reviewing the worked game")
         data["review"] = part(out, "review-seed-003", {"rollouts": sizes.review_rollouts,
-                                                       "seed": seed},
+                                                       "seed": seed,
+                                                       "plays": plays((REVIEW_STRATEGY,))},
                               lambda: review_plays(sizes.review_rollouts, seed, workers, ex))
     _step(progress, "writing the document")
     return render(data, out)
