@@ -87,7 +87,7 @@ class RunSpec(Planned):
 def spec_dict(spec: RunSpec) -> dict:
     """The run spec as plain data (what the manifest and part metadata hold)."""
     sources = _sources(spec)
-    nets = {w.text or "shipped": w.sha256 for w in net_slots(spec.strategies, spec.rules)}
+    nets = nets_played(spec.strategies, spec.rules)
     return {"format": FORMAT, "kind": "games" if spec.games else "rounds",
             "units": spec.units, "seed": spec.seed, "batch_size": spec.batch_size,
             "n_batches": spec.n_batches, "rules": _plain(spec.rules.settings()),
@@ -96,6 +96,12 @@ def spec_dict(spec: RunSpec) -> dict:
             **({"nets": nets} if nets else {}),
             **({"keep_taken": True} if spec.keep_taken else {}),
             **({"isolate": True} if spec.isolate else {})}
+
+
+def nets_played(seats, rules) -> dict:
+    """The networks the seats play under `rules`, as a manifest records
+    them: weights as written ("shipped" for the preset's) -> sha256."""
+    return {w.text or "shipped": w.sha256 for w in net_slots(seats, rules)}
 
 
 def _sources(spec: RunSpec) -> dict:

@@ -85,13 +85,12 @@ from ..analysis.almanac import cards, claims, commented_plays, edge, odds_table,
 from ..analysis.almanac_page import render
 from ..defaults import ALMANAC_STRATEGY, REVIEW_ROLLOUTS, REVIEW_STRATEGY
 from ..engine.rules import Rules
-from ..engine.strategies import net_slots, parse_strategy, user_slots
+from ..engine.strategies import parse_strategy, user_slots
 from ..runs.executors import executor
-from ..runs.plan import RunSpec
 from ..runs.resume import store_batches
 from ..runs.runner import warm_kernels
 from ..runs.sources import open_to_resume
-from ..runs.plan import StoredSpec, spec_dict
+from ..runs.plan import RunSpec, StoredSpec, nets_played, spec_dict
 from ..runs.store import MANIFEST, Run
 from .matches import compare
 from .maxims import MAXIMS, measure, strategies as maxim_strategies
@@ -205,7 +204,7 @@ def plays(strategies, preset: str = "scopa") -> dict:
     their networks and strategy files, by sha256. A part's params hold it,
     so a part made by another network or file is made again, not read back."""
     seats, rules = [parse_strategy(s) for s in strategies], Rules.resolve(preset)
-    return {"nets": {w.text or "shipped": w.sha256 for w in net_slots(seats, rules)},
+    return {"nets": nets_played(seats, rules),
             "files": {u.text: u.digest for u in user_slots(seats)}}
 
 
