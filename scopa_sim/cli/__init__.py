@@ -77,12 +77,15 @@ from .options import Answered, Interrupted, flush_results, guard_output  # noqa:
 
 
 def _on_interrupt(signum, frame):
-    """Ctrl-C: KeyboardInterrupt. But while Numba compiles in this thread the
-    signal is often handled inside one of LLVM's callbacks, where ctypes
-    would print the exception and drop it: there it is only noted
-    (`signals.INTERRUPT`), and raised where the work next waits for a batch."""
+    """Ctrl-C: KeyboardInterrupt, and noted (`signals.INTERRUPT`), where the
+    work next waits for a batch, raised again: a library may swallow the
+    exception (a bare `except:`, a generator finalised meanwhile, C code
+    that clears errors), and the run must stop all the same. While Numba
+    compiles in this thread the signal is often handled inside one of
+    LLVM's callbacks, where ctypes would print the exception and drop it:
+    there it is only noted."""
+    INTERRUPT.set()
     if frame is not None and "llvmlite" in frame.f_code.co_filename:
-        INTERRUPT.set()
         return
     raise KeyboardInterrupt
 
@@ -117,6 +120,7 @@ class Cli(click.Group):
 
     def main(self, args=None, prog_name=None, **extra):
         TERMINATED.clear()
+        INTERRUPT.clear()
         try:
             if _LOADING:
                 signal.signal(signal.SIGINT, _on_interrupt)
@@ -141,6 +145,8 @@ class Cli(click.Group):
             if not _from_interrupt(e):
                 raise
             self._leave(130, "interrupted")     # e.g. Ctrl-C in a class body while importing
+        finally:
+            INTERRUPT.clear()                   # the command is over (in-process: the next one)
 
     def _leave(self, code: int, message: str):
         """One line on stderr (user text on one line, cut at MAX_ERROR), then exit.

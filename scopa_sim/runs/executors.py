@@ -11,9 +11,9 @@ index): it may run on any worker, and twice (Dask retries the tasks of a
 worker that died) without harm, because the consumer, not the task, writes
 results, once per batch, in batch order.
 
-`INTERRUPT` (`signals`) is a Ctrl-C the program's signal handler could not
-raise where it arrived (see `scopa_sim.cli`): `stream` raises it as
-KeyboardInterrupt while it waits for a batch.
+`INTERRUPT` (`signals`) is a Ctrl-C the program's signal handler took (see
+`scopa_sim.cli`), whether or not its KeyboardInterrupt got through: `stream`
+raises it (again) while it waits for a batch.
 
 Every network wait has a deadline. A scheduler address is first greeted
 (connect, Dask's handshake, its identity) within `CONNECT_TIMEOUT` seconds:

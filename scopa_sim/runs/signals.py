@@ -2,9 +2,9 @@
 own, so that the command line sets its signal handlers without loading the
 executors.
 
-    INTERRUPT    a Ctrl-C the program's signal handler could not raise where
-                 it arrived (see `scopa_sim.cli`): `executors.stream` raises
-                 it as KeyboardInterrupt while it waits for a batch
+    INTERRUPT    a Ctrl-C the program's signal handler took (`scopa_sim.cli`),
+                 raised where it arrived or not: `executors.stream` raises it
+                 (again) as KeyboardInterrupt while it waits for a batch
     TERMINATED   the interruption was SIGTERM (exit 143, not 130)
 
 A process forked from ours (by user code: a multiprocessing pool's worker,
