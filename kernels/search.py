@@ -96,7 +96,8 @@ class Search(NamedTuple):
     sample: Deal               # a determinized deal
     roll: Board                # a rollout; its move list is minimax's too
     lineup: Lineup             # the rollouts' strategy at every seat (`roll_with`)
-    totals: np.ndarray         # float64[MAX_MOVES]: per root move sums
+    totals: np.ndarray         # float64[MAX_MOVES]: per root move sums; after pimc or
+                               # spimc, each move's mean (its value, as a teacher reads it)
     nodes: np.ndarray          # int64[TREE, len(NODE_FIELDS)]: ISMCTS nodes
     stats: np.ndarray          # float64[TREE, len(STAT_FIELDS)]: their statistics
     solver: Solver             # minimax's scratch; solver.out a rollout's scores
@@ -480,7 +481,10 @@ def pimc(p, seat, n, board, kit):
             play_move(roll.pos, roll.deck, rules, board.cards[i], board.takes[i])
             totals[i] += rollout(0, depth, model, side, roll, search.lineup, search.solver,
                                  rolls)
-    return best_total(totals, n)
+    best = best_total(totals, n)
+    for i in range(n):
+        totals[i] /= p[P_SAMPLES]                   # its values, as a teacher reads them
+    return best
 
 
 # ---- ISMCTS ---------------------------------------------------------------

@@ -12,9 +12,10 @@ never does), or averaged over `worlds` deals of the hidden cards sampled as
 the searches sample them (`search.determinize_inferred`), which is less
 noisy. Every move of a decision is played on from the same deals and random
 states (common random numbers), so their targets differ by the moves alone.
-With a `teacher` (a pimc search, expert iteration), a move's target is
-instead the teacher's value of it at that decision: its mean over the
-teacher's own sampled deals (`search.pimc`'s totals over its samples)::
+With a `teacher` (a pimc or spimc search, expert iteration), a move's target
+is instead the teacher's value of it at that decision: its mean margin over
+the teacher's own sampled deals (the search's `totals`; spimc's over the
+rollouts a move had before sequential halving dropped it)::
 
     samples.after[row]     int64[A_SIZE]: the afterstate
     samples.target[row]    float32: its rollout margin
@@ -27,7 +28,7 @@ import numpy as np
 from ._jit import kernel, outlined
 from .bits import ix
 from .layout import MAX_PLAYERS, N_CARDS, N_PARAMS, N_SIDE, R_PLAYERS, R_SIDES, R_TEAMS
-from .registry import P_SAMPLES, PYTHON, Lineup
+from .registry import PYTHON, Lineup
 from .moves import legal_moves
 from .net import after
 from .play import ASKED, Kit, play_at, play_out
@@ -58,8 +59,8 @@ class Recipe(NamedTuple):
     infer: float               # how far those deals believe trails (search.determinize_inferred)
     asked: tuple               # a registry.Lineup of PYTHON at every seat: `play.play_out`
                                # hands each decision back (`recipe`)
-    teacher: tuple             # a registry.Lineup: the pimc search whose move values are the
-                               # targets, or NO_TEACHER at every seat
+    teacher: tuple             # a registry.Lineup: the search (pimc, spimc) whose move values
+                               # are the targets, or NO_TEACHER at every seat
 
 
 class Rollout(NamedTuple):
@@ -141,9 +142,9 @@ def targets(recipe, play, m, rules, kit, roll, target):
     teacher = recipe.teacher.strategies[ix(seat)]
     if teacher != NO_TEACHER:
         p = recipe.teacher.params[ix(seat)]
-        choose(teacher, p, seat, m, play, kit)          # pimc: its totals over its samples
+        choose(teacher, p, seat, m, play, kit)          # pimc or spimc: its mean margins
         for i in range(m):
-            target[i] = kit.search.totals[i] / p[P_SAMPLES]
+            target[i] = kit.search.totals[i]
         return
     side = rules[R_TEAMS + seat]
     sample = roll.sample

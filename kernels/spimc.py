@@ -27,7 +27,8 @@ netsearch is spimc over the `keep` root moves the net values best
 there, which keeps every move.
 
 Scratch: pimc's (the kit's `search.Search`), and its `alive` list of the
-surviving root moves.
+surviving root moves. As pimc, it leaves each root move's mean margin (over
+the rollouts it had before it was dropped) in `totals`: a teacher's values.
 """
 import numpy as np
 
@@ -92,8 +93,10 @@ def spimc(p, seat, n, board, kit):
     rounds = 0
     while (1 << rounds) < alive:
         rounds += 1
+    spent = 0                                       # rollouts of each survivor so far
     for r in range(rounds):
         samples = max(1, budget // (rounds * alive))
+        spent += samples
         for _ in range(samples):
             determinize_inferred(pos, board.deck, seat, kit.rng, sample.pos, sample.deck,
                                  kit.work, p[P_INFER])
@@ -113,5 +116,10 @@ def spimc(p, seat, n, board, kit):
                 alive_at[j] = alive_at[j - 1]
                 j -= 1
             alive_at[j] = i
-        alive = (alive + 1) // 2
+        half = (alive + 1) // 2
+        for k in range(half, alive):                # dropped: their sums become means
+            totals[alive_at[k]] /= spent
+        alive = half
+    for k in range(alive):
+        totals[alive_at[k]] /= max(spent, 1)
     return alive_at[0]

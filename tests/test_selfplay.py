@@ -143,6 +143,36 @@ def on_deal(rnd: Round, deal, move, roll: Chooser, rng: np.ndarray, side: int) -
     return margin(play_on(child, roll, rng), side)
 
 
+def teacher_values(rnd: Round, pos, deck, moves, rng: np.ndarray, roll: Chooser, infer: float,
+                   samples: int, halving: bool) -> np.ndarray:
+    """A teacher's value of each move: its mean margin over the deals it drew.
+    pimc: `samples` deals, every move played on each. spimc (`halving`):
+    `samples` times the moves' rollouts in ceil(log2 n) rounds, each round's
+    share split evenly among the moves still in, the worse half (by total,
+    then the later move) dropped after it; a move's value is its mean over
+    the deals it had."""
+    seat, n = rnd.turn, len(moves)
+    side = rnd.rules.teams[seat]
+    totals, values, spent = np.zeros(n), np.zeros(n), 0
+    alive = list(range(n))
+    rounds = (n - 1).bit_length() if halving else 1
+    for _ in range(rounds):
+        per = max(1, samples * n // (rounds * len(alive))) if halving else samples
+        spent += per
+        for _ in range(per):
+            deal = sampled_deal(pos, deck, seat, rng, infer)
+            for i in alive:
+                totals[i] += on_deal(rnd, deal, moves[i], roll, rng, side)
+        alive.sort(key=lambda i: (-totals[i], i))
+        kept = (len(alive) + 1) // 2 if halving else 0
+        for i in alive[kept:]:
+            values[i] = totals[i] / spent
+        alive = alive[:kept]
+    for i in alive:
+        values[i] = totals[i] / spent
+    return values
+
+
 def hidden_from_mover(rnd: Round) -> bool:
     """Whether the seat to play cannot know where every card is: the deck
     holds cards, or two other seats still hold some."""
@@ -151,11 +181,12 @@ def hidden_from_mover(rnd: Round) -> bool:
 
 
 def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worlds: int,
-                     infer: float, with_targets: bool, teach: int = 0) -> list[Sample]:
+                     infer: float, with_targets: bool, teach: int = 0,
+                     halving: bool = False) -> list[Sample]:
     """The samples of the decision at `rnd` (the seat to play has 2+ moves
-    and a card is hidden from it); with `teach` (a pimc teacher's samples, its
-    rollouts by `roll`, which must draw nothing), each target is the mean
-    margin of its move over that many deals drawn as pimc draws them."""
+    and a card is hidden from it); with `teach` (a teacher's samples, its
+    rollouts by `roll`, which must draw nothing), each target is the
+    teacher's value of its move (`teacher_values`)."""
     rules = rnd.rules
     moves = rnd.legal_moves()
     assert [tuple(m) for m in moves] == kernel_moves(rnd)     # the kernel's canonical order
@@ -165,11 +196,8 @@ def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worl
     vector = kernel_rules(rules)
     targets = [np.float32(0.0)] * len(moves)
     if teach:
-        totals = np.zeros(len(moves))
-        for _ in range(teach):
-            deal = sampled_deal(pos, deck, seat, rng, infer)
-            totals += [on_deal(rnd, deal, move, roll, rng, side) for move in moves]
-        targets = [np.float32(t / teach) for t in totals]
+        targets = [np.float32(v) for v in teacher_values(rnd, pos, deck, moves, rng, roll,
+                                                         infer, teach, halving)]
     for _ in range(0 if teach else max(worlds, 1)):
         deal = sampled_deal(pos, deck, seat, rng, infer) if worlds else None
         key = np.uint64(K.rng.next_u64(rng))
@@ -188,7 +216,8 @@ def decision_samples(rnd: Round, unit: int, rng: np.ndarray, roll: Chooser, worl
 
 def reference(rules: Rules, seed: int, units, play: Chooser, roll: Chooser,
               explore: float = 0.0, worlds: int = 0, infer: float = INFER,
-              with_targets: bool = True, teach: int = 0) -> list[Sample]:
+              with_targets: bool = True, teach: int = 0,
+              halving: bool = False) -> list[Sample]:
     """The samples of rounds `units` of run `seed` (see the module docstring);
     without `with_targets` no rollout is played (every target 0); `teach`:
     see `decision_samples`."""
@@ -201,7 +230,8 @@ def reference(rules: Rules, seed: int, units, play: Chooser, roll: Chooser,
             moves = rnd.legal_moves()
             m = len(moves)
             if m > 1 and hidden_from_mover(rnd):
-                out += decision_samples(rnd, u, rng, roll, worlds, infer, with_targets, teach)
+                out += decision_samples(rnd, u, rng, roll, worlds, infer, with_targets, teach,
+                                        halving)
             if explore > 0 and m > 1 and K.rng.below(rng, 1 << 20) < explore * (1 << 20):
                 i = int(K.rng.below(rng, m))
             else:
@@ -287,15 +317,17 @@ def test_samples_with_random_draws_match_the_reference(lineup, rollout, explore)
     assert_matches(ref, got, seed)
 
 
-def test_a_teachers_targets_are_its_mean_margins_over_its_own_deals():
+@pytest.mark.parametrize("teacher", ["pimc:rollout=greedy,samples=3",
+                                     "spimc:rollout=greedy,samples=3,tail=0"])
+def test_a_teachers_targets_are_its_mean_margins_over_its_own_deals(teacher):
     """With a pimc teacher (greedy rollouts, which draw nothing) each target
     is the mean margin of its move over the teacher's 3 deals, drawn from
-    the decide stream as pimc draws them; the play goes on from the stream
-    as the teacher left it."""
-    teacher = "pimc:rollout=greedy,samples=3"
+    the decide stream as pimc draws them; with spimc, over the deals a move
+    had before sequential halving dropped it. The play goes on from the
+    stream as the teacher left it."""
     got = generate(SCOPA, SEED, 0, 2, lineup="greedy", explore=0.2, workers=1, teacher=teacher)
     ref = reference(SCOPA, SEED, range(2), deciding(SCOPA, "greedy"), suggesting("greedy"),
-                    explore=0.2, teach=3)
+                    explore=0.2, teach=3, halving=teacher.startswith("spimc"))
     assert len(ref) > 30
     assert_matches(ref, got, SEED)
 

@@ -131,7 +131,7 @@ def test_compiling_shows_on_the_progress_line(tmp_path, monkeypatch):
 
 
 def test_a_teacher_makes_the_targets_and_a_start_network_is_where_the_learner_begins(tmp_path):
-    """Expert iteration (issue 45): `--teacher` (a pimc search) values the
+    """Expert iteration (issue 45): `--teacher` (a pimc or spimc search) values the
     moves, `--start` sets the learner's first weights (at a learning rate
     too small to move them, they come out unchanged), and `--generation`
     hands each generation's teacher the network of the one before."""
@@ -146,10 +146,12 @@ def test_a_teacher_makes_the_targets_and_a_start_network_is_where_the_learner_be
     assert settings.teaching(0, taught) == "pimc:samples=2,rollout=greedy"
     gen = T.Settings(**{**TINY, "generation": 2, "teacher": "pimc:leaf=net,samples=2"})
     assert gen.teaching(3, taught) == f"pimc:samples=2,leaf=net,weights={taught / 'gen-3.npz'}"
+    gen = T.Settings(**{**TINY, "generation": 2, "teacher": "spimc:leaf=net,samples=2"})
+    assert gen.teaching(1, taught) == f"spimc:samples=2,leaf=net,weights={taught / 'gen-1.npz'}"
 
 
 @pytest.mark.parametrize("options, message", [
-    (["--teacher", "spimc"], "--teacher is a pimc search"),
+    (["--teacher", "netsearch"], "--teacher is a pimc or spimc search"),
     (["--teacher", "pimc:samples=x"], "--teacher: parameter samples"),
     (["--teacher", f"pimc:weights={nets.shipped_path()}", "--generation", "2"],
      "leave its weights out"),

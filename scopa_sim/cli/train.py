@@ -29,9 +29,9 @@ from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, res
               help="Rounds per chunk: the learner trains after each, and a checkpoint is "
                    "written.")
 @click.option("--teacher", default="", metavar="SPEC",
-              help="Expert iteration: a pimc search whose values of a decision's moves are "
-                   "their targets, instead of endgame's rollouts (e.g. "
-                   "pimc:leaf=net,depth=4,samples=40).")
+              help="Expert iteration: a pimc or spimc search whose values of a decision's "
+                   "moves are their targets, instead of endgame's rollouts (e.g. "
+                   "pimc:leaf=net,depth=4,samples=40, or spimc:samples=100).")
 @click.option("--start", default="", metavar="WEIGHTS",
               help="The network the learner starts from: a weights file, or `shipped` "
                    "(default: fresh weights).")

@@ -121,7 +121,7 @@ class SelfPlay:
     """Self-play of rounds for the net strategy's training: `play` (Seats)
     at the table, each sampled decision's moves valued by `roll` (Seats)
     playing on, in the true deal or over `worlds` sampled deals, or by
-    `teach` (Seats of a pimc search at every seat, or None): its values."""
+    `teach` (Seats of a pimc or spimc search at every seat, or None): its values."""
 
     def __init__(self, rules: Rules, play: Seats, roll: Seats, explore: float, worlds: int,
                  infer: float, teach: Seats | None = None):

@@ -30,7 +30,7 @@ def generate(rules: Rules, seed: int, first: int, count: int, lineup="endgame",
     (int64[rows, A_SIZE]), targets (float32[rows]) and decisions (int64[rows]),
     `lineup` playing every seat (a strategy, or one per side or seat) and
     `rollout` playing the rounds on from each move, in the true deal or over
-    `worlds` sampled deals; or, with a `teacher` (a pimc strategy), its
+    `worlds` sampled deals; or, with a `teacher` (a pimc or spimc search), its
     values of the moves (`kernels.selfplay`)."""
     play, roll = (Seats(rules, _every_seat(s, rules)) for s in (lineup, rollout))
     teach = Seats(rules, _every_seat(teacher, rules)) if teacher else None

@@ -12,8 +12,8 @@ sampled at each decision. The loss compares each move's value less its
 decision's mean (the deal's luck cancels there), plus a little of the plain
 error (`anchor`).
 
-Expert iteration (`teacher`): a pimc search (e.g. `pimc:leaf=net,depth=4,
-samples=40`) values every move of each decision instead, from what the
+Expert iteration (`teacher`): a pimc or spimc search (e.g.
+`pimc:leaf=net,depth=4,samples=40`) values every move of each decision instead, from what the
 mover sees, and its values are the targets; `start` sets the learner's first
 weights (the shipped network, to refine it) and `generation` hands each
 generation's teacher, and lineup, the network that ended the one before.
@@ -57,6 +57,7 @@ SETTINGS, CHECKPOINT, NET, CURVE, CHART = ("settings.json", "checkpoint.pt", "ne
                                            "curve.csv", "curve.png")
 CURVE_FIELDS = ("chunk", "samples", "seconds", "loss", "margin", "low", "high", "deals")
 TORCH = "2.13.0"                    # the pinned version (pyproject's `train` extra)
+TEACHERS = ("pimc", "spimc")        # searches that leave every root move's value (`--teacher`)
 
 
 class TrainError(ValueError):
@@ -84,7 +85,7 @@ class Settings:
     generation: int = 0            # chunks per generation (0: one generation, endgame's rollouts)
     check: int = 2000              # duplicate deals of each strength check (0: none)
     check_every: int = 4           # chunks between checks
-    teacher: str = ""              # a pimc search whose move values are the targets ("": rollouts)
+    teacher: str = ""              # a pimc or spimc search: its move values are the targets
     start: str = ""                # the network the learner starts from ("": fresh weights)
 
     def __post_init__(self):
@@ -109,9 +110,10 @@ class Settings:
             s = parse_strategy(self.teacher)
         except ValueError as e:
             raise TrainError(f"--teacher: {e}") from None
-        if s.name != "pimc":
-            raise TrainError(f"--teacher is a pimc search (its move values are the targets), "
-                             f"e.g. pimc:leaf=net,depth=4,samples=40, not {self.teacher!r}")
+        if s.name not in TEACHERS:
+            raise TrainError(f"--teacher is a pimc or spimc search (its move values are the "
+                             f"targets), e.g. pimc:leaf=net,depth=4,samples=40, "
+                             f"not {self.teacher!r}")
         if s.users():
             raise TrainError("--teacher: self-play plays built-in strategies only, not a "
                              "strategy of yours as its rollout")
