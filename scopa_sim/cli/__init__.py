@@ -77,11 +77,11 @@ from .options import Answered, Interrupted, flush_results, guard_output  # noqa:
 
 
 def _on_interrupt(signum, frame):
-    """Ctrl-C: KeyboardInterrupt, and noted (`signals.INTERRUPT`), where the
-    work next waits for a batch, raised again: a library may swallow the
-    exception (a bare `except:`, a generator finalised meanwhile, C code
-    that clears errors), and the run must stop all the same. While Numba
-    compiles in this thread the signal is often handled inside one of
+    """Ctrl-C: noted (`signals.INTERRUPT`: the work raises it again where it
+    next waits for a batch) and raised as KeyboardInterrupt. A library may
+    swallow the exception (a bare `except:`, a generator finalised then, C
+    code that clears errors); the note stops the run all the same. While
+    Numba compiles in this thread the signal is often handled inside one of
     LLVM's callbacks, where ctypes would print the exception and drop it:
     there it is only noted."""
     INTERRUPT.set()
