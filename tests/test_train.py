@@ -150,12 +150,43 @@ def test_a_teacher_makes_the_targets_and_a_start_network_is_where_the_learner_be
     assert gen.teaching(1, taught) == f"spimc:samples=2,leaf=net,weights={taught / 'gen-1.npz'}"
 
 
+def forward(arrays, x):
+    """The network's values of the rows of x (numpy: the kernel's arithmetic)."""
+    w1, b1, w2, b2, w3, b3 = arrays
+    h = np.maximum(x @ w1 + b1, 0)
+    return np.maximum(h @ w2 + b2, 0) @ w3 + b3
+
+
+def test_a_narrower_start_is_widened_to_the_same_function(tmp_path):
+    """--hidden wider than the --start network: Net2Net, the same values,
+    the copies' outgoing weights split unequally (training tells them apart);
+    the training then starts from it (a learning rate too small to move it)."""
+    shipped = nets.shipped().arrays
+    wide = T.widened(shipped, (300, 150), np.random.default_rng(1))
+    assert [a.shape for a in wide] == [(shipped[0].shape[0], 300), (300,), (300, 150), (150,),
+                                       (150,), shipped[5].shape]
+    x = np.random.default_rng(2).uniform(0, 1, (200, shipped[0].shape[0])).astype(np.float32)
+    np.testing.assert_allclose(forward(wide, x), forward(shipped, x), rtol=1e-4, atol=1e-4)
+    assert len({round(float(v), 6) for v in wide[4]}) > 140      # no two copies alike
+    first = tmp_path / "first"
+    T.train(first, T.Settings(**{**TINY, "samples": 200}), workers=1)
+    grown = tmp_path / "grown"
+    T.train(grown, T.Settings(**{**TINY, "samples": 200, "lr": 1e-12, "hidden": (24, 12),
+                                 "start": str(first / T.NET)}), workers=1)
+    before, after = nets.load(first / T.NET).arrays, nets.load(grown / T.NET).arrays
+    assert nets.load(grown / T.NET).shape == (24, 12)
+    np.testing.assert_allclose(forward(after, x), forward(before, x), rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("options, message", [
     (["--teacher", "netsearch"], "--teacher is a pimc or spimc search"),
     (["--teacher", "pimc:samples=x"], "--teacher: parameter samples"),
     (["--teacher", f"pimc:weights={nets.shipped_path()}", "--generation", "2"],
      "leave its weights out"),
     (["--start", "missing.npz"], "--start"),
+    (["--hidden", "16"], "--hidden"),
+    (["--hidden", "16,x"], "--hidden"),
+    (["--start", "shipped", "--hidden", "128,64"], "wider than the training's 128x64"),
     (["--teacher", "pimc:rollout=docs/examples/greedy_jit.py:greedy"], "built-in strategies only"),
 ])
 def test_a_bad_teacher_or_start_is_one_line_and_writes_nothing(tmp_path, options, message):

@@ -38,6 +38,10 @@ from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, res
 @click.option("--generation", type=click.IntRange(0, 10**8), default=0, show_default=True,
               help="Chunks per generation: after each, the network so far plays the rounds "
                    "and is the teacher's (or the rollouts') net (0: one generation).")
+@click.option("--hidden", default="256,128", show_default=True, metavar="H1,H2",
+              callback=lambda ctx, param, text: _widths(text),
+              help="The hidden layers' widths; a narrower --start network is widened to "
+                   "them, computing the same function (Net2Net).")
 @click.option("--lr", type=click.FloatRange(0, 1, min_open=True), default=2e-3,
               show_default=True,
               help="The learning rate at its peak (it warms up, then falls as a cosine over "
@@ -49,7 +53,7 @@ from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, res
 @workers_option
 @QUIET
 def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, generation,
-          lr, resume, workers, quiet):
+          hidden, lr, resume, workers, quiet):
     """Train the `net` strategy's network by self-play (docs/STRENGTH.md).
 
     Rounds are played by endgame; every legal move of the decisions the
@@ -69,6 +73,8 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, g
       scopa-sim train --out mynet --resume                # go on after Ctrl-C
       scopa-sim train --out s3 --preset scopa-3 --hours 1
       scopa-sim train --out ex --start shipped --teacher pimc:leaf=net,depth=4 --hours 1
+      scopa-sim train --out wide --start shipped --hidden 384,128 --teacher spimc:samples=100 \
+          --lr 3e-4 --hours 1
       scopa-sim simulate --strategies net:weights=mynet/net.npz,endgame
     """
     check_out([out_dir], folder=True)
@@ -77,7 +83,7 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, g
     from ..study.train import train as run
     options = dict(preset=preset, seed=parse_seed(seed), samples=samples or 0,
                    hours=hours or 0.0, check=check, chunk=chunk, teacher=teacher, start=start,
-                   generation=generation, lr=lr)
+                   generation=generation, hidden=hidden, lr=lr)
     ctx = click.get_current_context()
     given = {k: v for k, v in options.items()
              if ctx.get_parameter_source(k) is not ParameterSource.DEFAULT}
@@ -102,6 +108,17 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, g
         note(f"train: {state['samples']:,} samples in {state['seconds'] / 60:.1f} min; "
              f"play it with net:weights={out_dir / 'net.npz'}")
     click.echo(str(out_dir / "net.npz"), file=results())
+
+
+def _widths(text: str) -> tuple[int, int]:
+    """--hidden's two widths, each 1..nets.MAX_WIDTH."""
+    from ..engine.nets import MAX_WIDTH
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() and 0 < int(p) <= MAX_WIDTH
+                                  for p in parts):
+        raise click.BadParameter(f"two widths 1..{MAX_WIDTH}, as 256,128; not {text!r}",
+                                 param_hint="--hidden")
+    return int(parts[0]), int(parts[1])
 
 
 COMMANDS = (train,)

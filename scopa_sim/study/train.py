@@ -122,17 +122,18 @@ class Settings:
                              "generation's teacher plays the network of the one before")
         return f"{s},weights={out / f'gen-{g}.npz'}" if g else str(s)
 
-    def first_weights(self):
-        """The network the learner starts from (`nets.Weights`), checked."""
+    def first_weights(self) -> tuple:
+        """The arrays of the network the learner starts from, checked; a
+        narrower one widened to `hidden` (`widened`: the same function)."""
         try:
             w = (nets.load(self.start) if self.start != "shipped"
                  else nets.resolve(0, Rules.resolve(self.preset)))    # the preset's own, if any
         except (OSError, ValueError) as e:
             raise TrainError(f"--start: {e}") from None
-        if w.shape != tuple(self.hidden):
+        if any(have > want for have, want in zip(w.shape, self.hidden)):
             raise TrainError(f"--start: {self.start} is a {w.shape[0]}x{w.shape[1]} network, "
-                             f"the training's is {self.hidden[0]}x{self.hidden[1]}")
-        return w
+                             f"wider than the training's {self.hidden[0]}x{self.hidden[1]}")
+        return widened(w.arrays, self.hidden, np.random.default_rng(self.seed))
 
     def done(self, samples: int, seconds: float) -> bool:
         return (0 < self.samples <= samples) or (0 < self.hours <= seconds / 3600)
@@ -172,9 +173,30 @@ def arrays(net) -> tuple:
     return tuple(np.ascontiguousarray(t.detach().numpy(), np.float32) for t in out)
 
 
-def _load_weights(net, weights, torch) -> None:
-    """Set the torch network to a `nets.Weights` (the inverse of `arrays`)."""
-    w1, b1, w2, b2, w3, b3 = weights.arrays
+def widened(arrays: tuple, hidden, rng: np.random.Generator) -> tuple:
+    """The network `arrays` (w1, b1, w2, b2, w3, b3) with its hidden layers
+    widened to `hidden`, computing the same function (Net2Net): each new
+    unit copies a random old one, and the copies share the old unit's
+    outgoing weights in random parts (unequal, so that training tells
+    them apart)."""
+    w1, b1, w2, b2, w3, b3 = arrays
+
+    def split(width: int, wanted: int) -> tuple[np.ndarray, np.ndarray]:
+        """Which old unit each new one copies, and its part of the outgoing weights."""
+        copies = np.r_[np.arange(width), rng.integers(0, width, wanted - width)]
+        share = np.r_[np.ones(width), rng.uniform(0.2, 0.8, wanted - width)]
+        total = np.bincount(copies, share, width)
+        return copies, (share / total[copies]).astype(np.float32)
+
+    c1, s1 = split(w1.shape[1], hidden[0])
+    c2, s2 = split(w2.shape[1], hidden[1])
+    w2 = w2[c1] * s1[:, None]
+    return (w1[:, c1], b1[c1], w2[:, c2], b2[c2], w3[c2] * s2, b3)
+
+
+def _load_weights(net, arrays: tuple, torch) -> None:
+    """Set the torch network to the kernel's arrays (the inverse of `arrays`)."""
+    w1, b1, w2, b2, w3, b3 = arrays
     first, second, last = net[0], net[2], net[4]
     with torch.no_grad():
         for param, value in ((first.weight, w1.T), (first.bias, b1), (second.weight, w2.T),
