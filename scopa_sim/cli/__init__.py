@@ -60,7 +60,7 @@ def _done() -> None:
 def _interrupted_while_loading(signum, frame):
     sys.stderr.write("interrupted\n")
     sys.stderr.flush()
-    os._exit(130)                   # nothing is written while loading; an import may catch SystemExit
+    os._exit(130)       # nothing is written while loading; an import may catch SystemExit
 
 
 # Ctrl-C while the command line loads is one line too; `main` installs
