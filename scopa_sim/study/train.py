@@ -13,9 +13,10 @@ decision's mean (the deal's luck cancels there), plus a little of the plain
 error (`anchor`).
 
 Expert iteration (`teacher`): a pimc or spimc search (e.g.
-`pimc:leaf=net,depth=4,samples=40`) values every move of each decision instead, from what the
-mover sees, and its values are the targets; `start` sets the learner's first
-weights (the shipped network, to refine it) and `generation` hands each
+`pimc:leaf=net,depth=4,samples=40`) values every move of each decision
+instead, from what the mover sees, and its values are the targets; `start`
+sets the learner's first weights (the shipped network, to refine it; a
+narrower one is widened to `hidden`) and `generation` hands each
 generation's teacher, and lineup, the network that ended the one before.
 
 Rounds come in chunks (`Settings.chunk`), each generated on all cores and
