@@ -193,4 +193,5 @@ def test_a_bad_teacher_or_start_is_one_line_and_writes_nothing(tmp_path, options
     out = tmp_path / "n"
     res = CliRunner().invoke(main, ["train", "--out", str(out), "--samples", "100", *options])
     assert res.exit_code == 2 and message in res.output, res.output
+    assert res.output.count("\n") == 1, res.output       # nothing drawn before it
     assert not out.exists()

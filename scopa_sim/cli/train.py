@@ -80,14 +80,15 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, g
     check_out([out_dir], folder=True)
     # imported when the command runs: help and listings stay light
     from ..engine.compiled import training_needs_compile
-    from ..study.train import train as run
+    from ..study.train import prepare, train as run
     options = dict(preset=preset, seed=parse_seed(seed), samples=samples or 0,
                    hours=hours or 0.0, check=check, chunk=chunk, teacher=teacher, start=start,
                    generation=generation, hidden=hidden, lr=lr)
     ctx = click.get_current_context()
     given = {k: v for k, v in options.items()
              if ctx.get_parameter_source(k) is not ParameterSource.DEFAULT}
-    settings = given if resume else options if samples or hours else None
+    settings = prepare(out_dir, given if resume else options if samples or hours else None,
+                       resume)
     compiling = training_needs_compile()
     if compiling and not quiet:
         note("train: compiling the self-play kernels first (first run only: minutes)")

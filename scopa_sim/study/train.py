@@ -232,7 +232,8 @@ def train(out: Path, settings: Settings | dict | None = None, resume: bool = Fal
     Returns the last state: chunk, samples, seconds, loss, curve."""
     torch = _torch()
     out = Path(out)
-    settings = _start(out, settings, resume)
+    settings = prepare(out, settings, resume)
+    out.mkdir(parents=True, exist_ok=True)
     rules = Rules.resolve(settings.preset)
     workers = workers or os.cpu_count() or 1
     torch.set_num_threads(workers)
@@ -254,7 +255,7 @@ def train(out: Path, settings: Settings | dict | None = None, resume: bool = Fal
         except Exception as e:
             raise TrainError(f"{out / CHECKPOINT} is damaged or not a checkpoint of this "
                              f"training ({type(e).__name__}): start a new training") from None
-    _keep(out, settings)                # a resume's new budget, once its checkpoint has loaded
+    _keep(out, settings)                # (a resume's new budget: once its checkpoint has loaded)
     replay = Replay(settings.replay)
     for k in range(max(0, state["chunk"] - settings.replay), state["chunk"]):
         replay.add(k, _chunk(out, rules, settings, k, workers))
@@ -283,11 +284,14 @@ def train(out: Path, settings: Settings | dict | None = None, resume: bool = Fal
     return {**state, "curve": curve}
 
 
-def _start(out: Path, settings: Settings | dict | None, resume: bool) -> Settings:
-    """The settings to train with: new ones into an empty (or new) folder,
-    or, with `resume`, the folder's own, with the budget given (`settings`:
-    a Settings, or a dict of the options given; any other that differs from
-    the folder's is refused, named). Nothing is written on a resume."""
+def prepare(out: Path, settings: Settings | dict | None, resume: bool) -> Settings:
+    """The settings to train with, checked, torch at hand: new ones for an
+    empty (or new) folder, or, with `resume`, the folder's own, with the
+    budget given (`settings`: a Settings, or a dict of the options given; any
+    other that differs from the folder's is refused, named). Nothing is
+    written: a bad option is refused before anything starts."""
+    _torch()
+    out = Path(out)
     if str(out) in ("", "."):
         raise TrainError("--out names a folder of its own, not the current one")
     held = out / SETTINGS
@@ -319,9 +323,7 @@ def _start(out: Path, settings: Settings | dict | None, resume: bool) -> Setting
     if out.is_dir() and any(out.iterdir()):
         raise TrainError(f"{out} is a folder with other files in it: choose a new or empty --out")
     if settings.start:
-        settings.first_weights()                   # refused before anything is written
-    out.mkdir(parents=True, exist_ok=True)
-    _keep(out, settings)
+        settings.first_weights()
     return settings
 
 
