@@ -9,12 +9,14 @@ import os
 import signal
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 distributed = pytest.importorskip("distributed")
 
 import scopa_sim  # noqa: E402
+from scopa_sim.engine import nets  # noqa: E402
 from scopa_sim.runs import store  # noqa: E402
 from scopa_sim.study.matches import compare  # noqa: E402
 from scopa_sim.cli import main  # noqa: E402
@@ -108,3 +110,23 @@ def test_a_user_strategy_that_cannot_load_on_the_cluster_is_one_error(tmp_path, 
     path.write_text(path.read_text() + "# changed\n")
     with pytest.raises(ValueError, match=r"mine.py has changed since the run began"):
         scopa_sim.simulate(rounds=100, strategies=(mine, "greedy"), scheduler=client)
+
+
+@pytest.mark.slow                                  # training: compiles the self-play kernels
+def test_a_training_on_the_cluster_makes_the_network_made_here(tmp_path, client):
+    """`train --scheduler` (issue 45): the targets are made on the cluster
+    and the network is the one the cores here make, bit for bit; each
+    generation's teacher plays a network named by a path on this machine,
+    which reaches the workers as its arrays."""
+    pytest.importorskip("torch")
+    from scopa_sim.study import train as T
+    settings = T.Settings(samples=1200, chunk=8, replay=2, passes=1.0, batch=64,
+                          hidden=(16, 8), check=20, check_every=1, worlds=2, generation=1,
+                          teacher="pimc:leaf=net,depth=2,samples=2")
+    here = T.train(tmp_path / "here", settings, workers=1)
+    there = T.train(tmp_path / "there", settings, workers=1, scheduler=client)
+    assert here["chunk"] >= 3 and (tmp_path / "there" / "gen-2.npz").is_file()
+    assert [c["margin"] for c in here["curve"]] == [c["margin"] for c in there["curve"]]
+    a, b = (nets.load(tmp_path / side / T.NET) for side in ("here", "there"))
+    for x, y in zip(a.arrays, b.arrays):
+        np.testing.assert_array_equal(x, y)

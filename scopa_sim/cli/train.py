@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, results,
-                      workers_option)
+from .options import (QUIET, check_out, cluster_options, note, OutPath, parse_seed, progress,
+                      results, where, workers_option)
 
 
 @click.command()
@@ -51,9 +51,10 @@ from .options import (QUIET, check_out, note, OutPath, parse_seed, progress, res
                    "a kill, or to a larger budget: --samples or --hours); an option given "
                    "that differs from the training's is refused.")
 @workers_option
+@cluster_options
 @QUIET
 def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, generation,
-          hidden, lr, resume, workers, quiet):
+          hidden, lr, resume, workers, scheduler, cluster, quiet):
     """Train the `net` strategy's network by self-play (docs/STRENGTH.md).
 
     Rounds are played by endgame; every legal move of the decisions the
@@ -63,7 +64,9 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, g
     same duplicate deals: curve.csv and curve.png show its strength against
     training time. With --teacher, a search's values of the moves are the
     targets instead (expert iteration; --start and --generation let the
-    network it makes drive the next search).
+    network it makes drive the next search). The rounds run on the cores
+    here, or on a Dask cluster (--scheduler, --cluster): the same network
+    for the same seed, wherever they run; the learner trains here.
     Needs torch: pip install 'scopa-sim[train]'.
 
     \b
@@ -78,8 +81,11 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, g
       scopa-sim simulate --strategies net:weights=mynet/net.npz,endgame
     """
     check_out([out_dir], folder=True)
+    scheduler = where(scheduler, cluster)
     # imported when the command runs: help and listings stay light
     from ..engine.compiled import training_needs_compile
+    from ..runs.executors import executor
+    from ..runs.runner import warm_kernels
     from ..study.train import prepare, train as run
     options = dict(preset=preset, seed=parse_seed(seed), samples=samples or 0,
                    hours=hours or 0.0, check=check, chunk=chunk, teacher=teacher, start=start,
@@ -93,7 +99,7 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, g
     if compiling and not quiet:
         note("train: compiling the self-play kernels first (first run only: minutes)")
     bar = progress(quiet, "train", False)
-    with bar:
+    with executor(workers, scheduler, setup=warm_kernels) as ex, bar:      # a cluster reached
         task = bar.add_task("", total=None, note="compiling, then generating the first chunk"
                             if compiling else "generating the first chunk")
 
@@ -104,7 +110,8 @@ def train(out_dir, preset, samples, hours, seed, check, chunk, teacher, start, g
             bar.update(task, completed=state["samples"],
                        note=f"{state['samples'] / max(state['seconds'], 1e-9):,.0f} samples/s, "
                             f"loss {state['loss']:.3f}{strength}")
-        state = run(out_dir, settings, resume=resume, workers=workers, progress=show)
+        state = run(out_dir, settings, resume=resume, workers=workers, progress=show,
+                    scheduler=ex)
     if not quiet:
         note(f"train: {state['samples']:,} samples in {state['seconds'] / 60:.1f} min; "
              f"play it with net:weights={out_dir / 'net.npz'}")

@@ -51,6 +51,8 @@ from ..engine import nets
 from ..engine.rules import Rules
 from ..engine.nets import F_SIZE, features
 from ..engine.strategies import parse_strategy
+from ..runs.executors import executor
+from ..runs.runner import warm_kernels
 from .matches import compare
 from .selfplay import generate
 
@@ -224,18 +226,26 @@ class Replay:
 
 
 def train(out: Path, settings: Settings | dict | None = None, resume: bool = False,
-          workers: int | None = None, progress=None) -> dict:
+          workers: int | None = None, progress=None, scheduler=None) -> dict:
     """Train a network into folder `out` (see the module docstring); with
     `resume`, go on from its checkpoint, with the folder's settings (and the
     budget, or any setting that agrees, from `settings`: a Settings or a dict
-    of options). `progress(state)` after each chunk.
-    Returns the last state: chunk, samples, seconds, loss, curve."""
+    of options). The rounds run on `workers` threads or on `scheduler` (as
+    `simulate` takes it); the learner here, on `workers` threads.
+    `progress(state)` after each chunk. Returns the last state: chunk,
+    samples, seconds, loss, curve."""
     torch = _torch()
     out = Path(out)
     settings = prepare(out, settings, resume)
+    workers = workers or os.cpu_count() or 1
+    with executor(workers, scheduler, setup=warm_kernels) as ex:   # before anything is written
+        return _train(out, settings, resume, workers, ex, progress, torch)
+
+
+def _train(out: Path, settings: Settings, resume: bool, workers: int, ex, progress,
+           torch) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     rules = Rules.resolve(settings.preset)
-    workers = workers or os.cpu_count() or 1
     torch.set_num_threads(workers)
     torch.manual_seed(settings.seed)
     net = model(settings.hidden, torch)
@@ -258,14 +268,14 @@ def train(out: Path, settings: Settings | dict | None = None, resume: bool = Fal
     _keep(out, settings)                # (a resume's new budget: once its checkpoint has loaded)
     replay = Replay(settings.replay)
     for k in range(max(0, state["chunk"] - settings.replay), state["chunk"]):
-        replay.add(k, _chunk(out, rules, settings, k, workers))
+        replay.add(k, _chunk(out, rules, settings, k, ex))
     curve = _read_curve(out / CURVE)
     while not settings.done(state["samples"], state["seconds"]):
         started = time.perf_counter()
         k = state["chunk"]
         if settings.generation and k and k % settings.generation == 0:
             _save_net(out, arrays(net), settings, state, f"gen-{k // settings.generation}.npz")
-        samples = _chunk(out, rules, settings, k, workers)
+        samples = _chunk(out, rules, settings, k, ex)
         replay.add(k, samples)
         target = samples[1]
         steps = max(1, int(settings.passes * len(target) / settings.batch))
@@ -276,7 +286,7 @@ def train(out: Path, settings: Settings | dict | None = None, resume: bool = Fal
         _save_net(out, weights, settings, state)
         finished = settings.done(state["samples"], state["seconds"])
         if settings.check and ((k + 1) % settings.check_every == 0 or finished):
-            curve.append(_check(out, rules, settings, state, workers))
+            curve.append(_check(out, rules, settings, state, ex))
             _write_curve(out, curve)
         _checkpoint(out, net, opt, rng, state, torch)
         if progress:
@@ -335,14 +345,14 @@ def _keep(out: Path, settings: Settings) -> None:
         _atomic(held, text)
 
 
-def _chunk(out: Path, rules, settings: Settings, k: int, workers: int) -> tuple:
+def _chunk(out: Path, rules, settings: Settings, k: int, ex) -> tuple:
     """Chunk k's samples: played and rolled out by the recipe's strategies in
     the first generation, by the network that ended the one before after it."""
     g = k // settings.generation if settings.generation else 0
     player = f"net:weights={out / f'gen-{g}.npz'}" if g else None
     return generate(rules, settings.seed, k * settings.chunk, settings.chunk,
                     player or settings.lineup, player or settings.rollout, settings.explore,
-                    settings.worlds, workers=workers, teacher=settings.teaching(g, out))
+                    settings.worlds, teacher=settings.teaching(g, out), scheduler=ex)
 
 
 def _learn(net, opt, replay: Replay, steps: int, settings: Settings, state: dict, rng,
@@ -380,10 +390,10 @@ def _learn(net, opt, replay: Replay, steps: int, settings: Settings, state: dict
     return total / steps
 
 
-def _check(out: Path, rules, settings: Settings, state: dict, workers: int) -> dict:
+def _check(out: Path, rules, settings: Settings, state: dict, ex) -> dict:
     """net against endgame on the check's duplicate deals (always the same ones)."""
     r = compare(f"net:weights={out / NET}", "endgame", rules=rules, seed=settings.seed + 1,
-                deals=settings.check, workers=workers)
+                deals=settings.check, scheduler=ex)
     m = r["margin"]
     return {"chunk": state["chunk"], "samples": state["samples"],
             "seconds": round(state["seconds"], 1), "loss": round(state["loss"], 4),
