@@ -195,3 +195,18 @@ def test_a_bad_teacher_or_start_is_one_line_and_writes_nothing(tmp_path, options
     assert res.exit_code == 2 and message in res.output, res.output
     assert res.output.count("\n") == 1, res.output       # nothing drawn before it
     assert not out.exists()
+
+
+def test_the_ranking_loss_is_each_decisions_cross_entropy_of_softmaxes():
+    """`ranking` against a plain per-decision computation (float64)."""
+    rng = np.random.default_rng(1)
+    sizes = rng.integers(1, 7, 20)
+    group = torch.from_numpy(np.repeat(np.arange(20), sizes))
+    v, y = (rng.normal(size=sizes.sum()).astype(np.float32) for _ in range(2))
+    got = float(T.ranking(torch.from_numpy(v), torch.from_numpy(y), group, 20, 0.25, torch))
+    want = 0.0
+    for d in range(20):
+        mine, theirs = v[group.numpy() == d] / 0.25, y[group.numpy() == d] / 0.25
+        q = np.exp(theirs - theirs.max()) / np.exp(theirs - theirs.max()).sum()
+        want -= (q * (mine - mine.max() - np.log(np.exp(mine - mine.max()).sum()))).sum()
+    assert got == pytest.approx(want / 20, rel=1e-5)

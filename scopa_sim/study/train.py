@@ -85,6 +85,8 @@ class Settings:
     lineup: str = "endgame"
     rollout: str = "endgame"
     anchor: float = 0.1            # weight of the plain value error beside the move differences
+    rank: float = 0.0              # weight of the ranking loss (`ranking`) beside them
+    temperature: float = 0.25      # its softmax's temperature, in points
     generation: int = 0            # chunks per generation (0: one generation, endgame's rollouts)
     check: int = 2000              # duplicate deals of each strength check (0: none)
     check_every: int = 4           # chunks between checks
@@ -382,12 +384,30 @@ def _learn(net, opt, replay: Replay, steps: int, settings: Settings, state: dict
         def centred(t):
             return t - (torch.zeros(decisions).index_add_(0, group, t) / count)[group]
         loss = mse(centred(v), centred(y)) + settings.anchor * mse(v, y)
+        if settings.rank:
+            loss = loss + settings.rank * ranking(v, y, group, decisions,
+                                                  settings.temperature, torch)
         opt.zero_grad()
         loss.backward()
         opt.step()
         state["steps"] += 1
         total += float(loss.detach())
     return total / steps
+
+
+def ranking(v, y, group, decisions: int, temperature: float, torch):
+    """The listwise ranking loss: over each decision's moves, the cross-
+    entropy of the softmax of the values `v` against the softmax of the
+    targets `y` (both over `temperature`), averaged over the decisions. It
+    weighs the few best moves, which the squared error of every move's
+    difference hardly tells apart."""
+    def log_softmax(t):
+        t = t / temperature
+        top = torch.full((decisions,), -math.inf).scatter_reduce(0, group, t, "amax")
+        shifted = t - top[group]
+        total = torch.zeros(decisions).index_add_(0, group, shifted.exp())
+        return shifted - total.log()[group]
+    return -(log_softmax(y).exp() * log_softmax(v)).sum() / decisions
 
 
 def _check(out: Path, rules, settings: Settings, state: dict, ex) -> dict:
