@@ -246,6 +246,7 @@ def train(out: Path, settings: Settings | dict | None = None, resume: bool = Fal
 
 def _train(out: Path, settings: Settings, resume: bool, workers: int, ex, progress,
            torch) -> dict:
+    """`train`, its settings checked, its rounds played on executor `ex`."""
     out.mkdir(parents=True, exist_ok=True)
     rules = Rules.resolve(settings.preset)
     torch.set_num_threads(workers)
@@ -267,7 +268,7 @@ def _train(out: Path, settings: Settings, resume: bool, workers: int, ex, progre
         except Exception as e:
             raise TrainError(f"{out / CHECKPOINT} is damaged or not a checkpoint of this "
                              f"training ({type(e).__name__}): start a new training") from None
-    _keep(out, settings)                # (a resume's new budget: once its checkpoint has loaded)
+    _keep(out, settings)                # a resume's new budget, once its checkpoint has loaded
     replay = Replay(settings.replay)
     for k in range(max(0, state["chunk"] - settings.replay), state["chunk"]):
         replay.add(k, _chunk(out, rules, settings, k, ex))
