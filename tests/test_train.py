@@ -13,6 +13,7 @@ import scopa_sim                                        # noqa: E402
 from scopa_sim.cli import main                          # noqa: E402
 from scopa_sim.engine import nets                       # noqa: E402
 from scopa_sim.study import train as T                  # noqa: E402
+import net_reference as R                               # noqa: E402
 
 TINY = dict(samples=3000, chunk=40, replay=2, passes=1.0, batch=64, hidden=(16, 8), check=20,
             check_every=1, worlds=2)
@@ -151,10 +152,8 @@ def test_a_teacher_makes_the_targets_and_a_start_network_is_where_the_learner_be
 
 
 def forward(arrays, x):
-    """The network's values of the rows of x (numpy: the kernel's arithmetic)."""
-    w1, b1, w2, b2, w3, b3 = arrays
-    h = np.maximum(x @ w1 + b1, 0)
-    return np.maximum(h @ w2 + b2, 0) @ w3 + b3
+    """The network's values of the rows of x (the reference's forward pass)."""
+    return np.array([R.value(arrays, row) for row in x])
 
 
 def test_a_narrower_start_is_widened_to_the_same_function(tmp_path):
