@@ -18,16 +18,12 @@ numbers (`after`, one per AFTER_FIELDS name)::
     next_partner                  1 if the next seat is on its side
     table_sum                     the ranks on the table, summed (a sweep's target)
     unseen                        the cards it has not seen (other hands, the deck)
-    rival, scopas_rival           with three sides or more, the pile and scopas of
-                                  the first other side to play after it (0 with
-                                  two: `theirs` is that side's)
 
 The network's input is that afterstate as F_SIZE zeros and ones
 (FEATURE_FIELDS: a bit per card of each set, one of a count's slots, capped
 at the last; `unseen_rank`: for each rank, one of five slots, how many of its
 cards are unseen; `takes`: for each rank, 1 if a card of it would take from
-the table, some of its cards summing to the rank; `rival`, `scopas_rival` added
-in December 2026, after `takes`), so the first layer is a
+the table, some of its cards summing to the rank), so the first layer is a
 sum of its rows over the ones::
 
     value = w3 . relu(w2' relu(w1' x + b1) + b2) + b3     (float32)
@@ -53,24 +49,21 @@ from .registry import ID, P_WEIGHTS
 
 AFTER_FIELDS = ("hand", "table", "mine", "theirs", "scopas_mine", "scopas_theirs",
                 "deck_left", "hand_size", "next_hand", "last", "next_partner", "table_sum",
-                "unseen", "rival", "scopas_rival")
+                "unseen")
 A_SIZE = len(AFTER_FIELDS)
 (A_HAND, A_TABLE, A_MINE, A_THEIRS, A_SCOPAS_MINE, A_SCOPAS_THEIRS, A_DECK_LEFT, A_HAND_SIZE,
- A_NEXT_HAND, A_LAST, A_NEXT_PARTNER, A_TABLE_SUM, A_UNSEEN, A_RIVAL,
- A_SCOPAS_RIVAL) = range(A_SIZE)
+ A_NEXT_HAND, A_LAST, A_NEXT_PARTNER, A_TABLE_SUM, A_UNSEEN) = range(A_SIZE)
 
 FEATURE_FIELDS = (("hand", N_CARDS), ("table", N_CARDS), ("mine", N_CARDS), ("theirs", N_CARDS),
                   ("scopas_mine", 8), ("scopas_theirs", 8), ("deck_left", N_CARDS + 1),
                   ("hand_size", 11), ("next_hand", 11), ("last", 3), ("next_partner", 1),
-                  ("table_sum", 12), ("unseen_rank", 5 * N_RANKS), ("takes", N_RANKS),
-                  ("rival", N_CARDS), ("scopas_rival", 8))
-_F, F_SIZE = slots(FEATURE_FIELDS)            # F_SIZE: 363
+                  ("table_sum", 12), ("unseen_rank", 5 * N_RANKS), ("takes", N_RANKS))
+_F, F_SIZE = slots(FEATURE_FIELDS)            # F_SIZE: 315
 (F_HAND, F_TABLE, F_MINE, F_THEIRS, F_SCOPAS_MINE, F_SCOPAS_THEIRS, F_DECK_LEFT, F_HAND_SIZE,
- F_NEXT_HAND, F_LAST, F_NEXT_PARTNER, F_TABLE_SUM, F_UNSEEN_RANK, F_TAKES, F_RIVAL,
- F_SCOPAS_RIVAL) = (_F[name] for name, _ in FEATURE_FIELDS)
-EARLIER_F_SIZES = (_F["takes"], _F["rival"])   # the inputs of networks made before `takes`,
-                                               # then `rival`, was added: a prefix of today's,
-                                               # the rows after it zeros
+ F_NEXT_HAND, F_LAST, F_NEXT_PARTNER, F_TABLE_SUM, F_UNSEEN_RANK, F_TAKES) = (
+    _F[name] for name, _ in FEATURE_FIELDS)
+EARLIER_F_SIZES = (_F["takes"],)   # the inputs of networks made before `takes` was added: a
+                                   # prefix of today's, the rows after it zeros
 WIDTH = {name: size for name, size in FEATURE_FIELDS}
 W_SCOPAS, W_DECK_LEFT, W_HANDS, W_TABLE_SUM = (
     WIDTH[f] for f in ("scopas_mine", "deck_left", "hand_size", "table_sum"))
@@ -156,13 +149,6 @@ def after(pos, rules, seat, card, take, a):
     a[A_NEXT_PARTNER] = 1 if rules[R_TEAMS + nxt] == side else 0
     a[A_TABLE_SUM] = rank_sum(table)
     a[A_UNSEEN] = np.int64(unseen(pos, seat))
-    a[A_RIVAL], a[A_SCOPAS_RIVAL] = 0, 0
-    if rules[R_SIDES] > 2:
-        s = nxt
-        while rules[R_TEAMS + s] == side:
-            s = s + 1 if s + 1 < rules[R_PLAYERS] else 0
-        rival = rules[R_TEAMS + s]
-        a[A_RIVAL], a[A_SCOPAS_RIVAL] = np.int64(pos[PILE + rival]), np.int64(pos[SCOPAS + rival])
 
 
 @kernel
@@ -198,8 +184,6 @@ def shared_rows(z, w1, b1, a, mine_before):
     add_count(z, w1, F_SCOPAS_THEIRS, W_SCOPAS, a[A_SCOPAS_THEIRS])
     add_count(z, w1, F_DECK_LEFT, W_DECK_LEFT, a[A_DECK_LEFT])
     add_count(z, w1, F_NEXT_HAND, W_HANDS, a[A_NEXT_HAND])
-    add_cards(z, w1, F_RIVAL, a[A_RIVAL])
-    add_count(z, w1, F_SCOPAS_RIVAL, W_SCOPAS, a[A_SCOPAS_RIVAL])
     if a[A_NEXT_PARTNER]:
         add_row(z, w1, F_NEXT_PARTNER)
     hidden = np.uint64(a[A_UNSEEN])

@@ -19,7 +19,7 @@ from scopa_sim.kernels.net import FEATURE_FIELDS, F_SIZE
 from scopa_sim.kernels.position import DECK, HAND, LAST, PILE, PLAYS, SCOPAS, TABLE, TOTAL
 
 N_CARDS = 40
-CARD_SETS = ("hand", "table", "mine", "theirs", "rival")      # a bit per card
+CARD_SETS = ("hand", "table", "mine", "theirs")      # a bit per card
 FLAGS = ("next_partner",)                            # one slot: 1 when set
 
 
@@ -98,11 +98,6 @@ def afterstate(pos, rules, seat, card, take):
         table.add(card)
 
     nxt = (seat + 1) % players
-    rival, scopas_rival = 0, 0                       # with 3+ sides: the first other side on
-    if sides > 2:                                    # in the order of play, told apart
-        later = [team[(seat + k) % players] for k in range(1, players)]
-        first = next(t for t in later if t != side)
-        rival, scopas_rival = pos[PILE + first], pos[SCOPAS + first]
     return {"hand": mask_of(hand), "table": mask_of(table), "mine": mask_of(mine),
             "theirs": mask_of(theirs), "scopas_mine": scopas_mine,
             "scopas_theirs": scopas_theirs, "deck_left": N_CARDS - pos[DECK],
@@ -111,8 +106,7 @@ def afterstate(pos, rules, seat, card, take):
             "table_sum": sum(c % 10 + 1 for c in table),
             "unseen": mask_of(set(range(N_CARDS)) - set(cards_of(pos[HAND + seat]))
                               - set(cards_of(pos[TABLE]))
-                              - {c for t in range(6) for c in cards_of(pos[PILE + t])}),
-            "rival": rival, "scopas_rival": scopas_rival}
+                              - {c for t in range(6) for c in cards_of(pos[PILE + t])})}
 
 
 def feature_vector(after):

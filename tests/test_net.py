@@ -247,15 +247,14 @@ def test_counts_are_capped_at_their_last_slot():
     """Scopas past 7, a hand past 10: the last slot of their field."""
     after = {"hand": (1 << 12) - 1, "table": 0, "mine": 0, "theirs": 0, "scopas_mine": 9,
              "scopas_theirs": 30, "deck_left": 40, "hand_size": 12, "next_hand": 11, "last": 2,
-             "next_partner": 1, "table_sum": 25, "unseen": (1 << 40) - (1 << 12), "rival": 0,
-             "scopas_rival": 12}
+             "next_partner": 1, "table_sum": 25, "unseen": (1 << 40) - (1 << 12)}
     x = R.feature_vector(after)
-    assert x[N.F_SCOPAS_MINE + 7] == x[N.F_SCOPAS_THEIRS + 7] == x[N.F_SCOPAS_RIVAL + 7] == 1
+    assert x[N.F_SCOPAS_MINE + 7] == x[N.F_SCOPAS_THEIRS + 7] == 1
     assert x[N.F_HAND_SIZE + 10] == x[N.F_NEXT_HAND + 10] == x[N.F_DECK_LEFT + 40] == 1
     assert x[N.F_TABLE_SUM + 11] == 1
     # cards 0..11 are not unseen: two of each of ranks 1 and 2 (0, 10; 1, 11), one of the others
     assert x[N.F_UNSEEN_RANK + 2] == x[N.F_UNSEEN_RANK + 5 + 2] == x[N.F_UNSEEN_RANK + 10 + 3] == 1
-    assert x.sum() == 12 + 8 + 1 + 10             # the hand, eight counts, the flag, ten ranks
+    assert x.sum() == 12 + 7 + 1 + 10             # the hand, seven counts, the flag, ten ranks
     row = np.array([[after[name] for name in N.AFTER_FIELDS]], np.int64)
     np.testing.assert_array_equal(features(row)[0], x)
 
@@ -271,11 +270,10 @@ def test_takes_marks_the_ranks_some_table_cards_sum_to(table, ranks):
     np.testing.assert_array_equal(features(row)[0], x)
 
 
-@pytest.mark.parametrize("old", N.EARLIER_F_SIZES)
-def test_a_network_of_an_earlier_version_plays_as_it_did(tmp_path, old):
-    """A network with the inputs before `takes` (or before `rival`) loads
-    with zero rows for the fields added since: its values are the earlier
-    inputs' through its own rows (in scopa-3, where `rival` is set)."""
+def test_a_network_of_an_earlier_version_plays_as_it_did(tmp_path):
+    """A network with the inputs before `takes` loads with zero rows for
+    it: its values are the earlier inputs' through its own rows."""
+    (old,) = N.EARLIER_F_SIZES
     weights = random_weights(np.random.default_rng(8), h1=16, h2=8)
     weights = (weights[0][:old], *weights[1:])
     path = _write(tmp_path / "old.npz", dict(zip(nets.NAMES, weights)),
@@ -283,8 +281,8 @@ def test_a_network_of_an_earlier_version_plays_as_it_did(tmp_path, old):
     w = nets.load(path)
     assert w.arrays[0].shape == (N.F_SIZE, 16) and not w.arrays[0][old:].any()
     net = N.net_record(*(a[None] for a in w.arrays[:5]), w.arrays[5])
-    vector = kernel_rules(Rules.resolve("scopa-3"))
-    for game in random_rounds(Rules.resolve("scopa-3"), 5, seed=5):
+    vector = kernel_rules(Rules.resolve("scopa"))
+    for game in random_rounds(Rules.resolve("scopa"), 5, seed=5):
         pos, _ = game.kernel_position()
         cards, takes, n = legal(pos, vector, game.turn)
         values = kernel_values(net, pos, vector, game.turn, n, cards, takes)

@@ -31,9 +31,8 @@ from .. import data
 from ..kernels.layout import RANK
 from ..kernels.net import (A_NEXT_PARTNER, A_TABLE, A_UNSEEN, AFTER_FIELDS, EARLIER_F_SIZES,
                            F_DECK_LEFT, F_HAND, F_HAND_SIZE, F_LAST, F_MINE, F_NEXT_HAND,
-                           F_NEXT_PARTNER, F_RIVAL, F_SCOPAS_MINE, F_SCOPAS_RIVAL,
-                           F_SCOPAS_THEIRS, F_SIZE, F_TABLE, F_TABLE_SUM, F_TAKES, F_THEIRS,
-                           F_UNSEEN_RANK, WIDTH, net_record)
+                           F_NEXT_PARTNER, F_SCOPAS_MINE, F_SCOPAS_THEIRS, F_SIZE, F_TABLE,
+                           F_TABLE_SUM, F_TAKES, F_THEIRS, F_UNSEEN_RANK, WIDTH, net_record)
 
 FORMAT = "scopa-sim-net/1"
 SHIPPED = "net-scopa.npz"       # the package's network (`data`) for 2-player scopa, and for
@@ -234,14 +233,14 @@ def features(after: np.ndarray) -> np.ndarray:
     x = np.zeros((rows, F_SIZE), np.float32)
     bits = np.arange(40, dtype=np.uint64)
     for field, at in (("hand", F_HAND), ("table", F_TABLE), ("mine", F_MINE),
-                      ("theirs", F_THEIRS), ("rival", F_RIVAL)):
+                      ("theirs", F_THEIRS)):
         sets = after[:, AFTER_FIELDS.index(field)].astype(np.uint64)
         x[:, at:at + 40] = (sets[:, None] >> bits) & np.uint64(1)
     r = np.arange(rows)
     for field, at in (("scopas_mine", F_SCOPAS_MINE), ("scopas_theirs", F_SCOPAS_THEIRS),
                       ("deck_left", F_DECK_LEFT), ("hand_size", F_HAND_SIZE),
                       ("next_hand", F_NEXT_HAND), ("last", F_LAST),
-                      ("table_sum", F_TABLE_SUM), ("scopas_rival", F_SCOPAS_RIVAL)):
+                      ("table_sum", F_TABLE_SUM)):
         x[r, at + np.minimum(after[:, AFTER_FIELDS.index(field)], WIDTH[field] - 1)] = 1
     x[:, F_NEXT_PARTNER] = after[:, A_NEXT_PARTNER]
     hidden = after[:, A_UNSEEN].astype(np.uint64)
