@@ -598,6 +598,27 @@ def test_each_seat_plays_its_own_network(tmp_path):
     assert run("net", first).equals(run(f"net:weights={copy}", first))
 
 
+def test_networks_of_two_shapes_play_in_one_run_as_each_alone(tmp_path):
+    """A narrower network is padded with zero units to the widest in the
+    run's record; each network's values keep their bits."""
+    rng = np.random.default_rng(12)
+    narrow, wide = tmp_path / "narrow.npz", tmp_path / "wide.npz"
+    nets.save(narrow, random_weights(rng, h1=16, h2=8), {})
+    nets.save(wide, random_weights(rng, h1=32, h2=16), {})
+    narrow, wide = nets.load(narrow), nets.load(wide)
+    both = nets.record([narrow, wide])
+    vector = kernel_rules(Rules.resolve("scopa"))
+    for game in random_rounds(Rules.resolve("scopa"), 5, seed=12):
+        pos, _ = game.kernel_position()
+        cards, takes, n = legal(pos, vector, game.turn)
+        for model, alone in enumerate((nets.record([narrow]), nets.record([wide]))):
+            N.move_values(both, np.int64(model), pos, vector, np.int64(game.turn), np.int64(n),
+                          cards, takes)
+            np.testing.assert_array_equal(both.values[:n],
+                                          kernel_values(alone, pos, vector, game.turn, n, cards,
+                                                        takes))
+
+
 # -- a stored run records its networks ---------------------------------------------
 def test_a_run_records_each_networks_sha256_and_resuming_with_other_weights_is_refused(tmp_path):
     import hashlib

@@ -213,17 +213,23 @@ def save(path: Path, arrays, meta: dict) -> str:
 
 def record(weights: list[Weights]):
     """The kernel's `Net` of these networks, in this order (a seat's
-    `weights` parameter is the index; None for none); they must have one
-    shape."""
+    `weights` parameter is the index; None for none). Narrower networks are
+    padded with zero units to the widest: a zero unit is never positive, so
+    the kernel skips it and each network's values keep their bits."""
     if not weights:
         return None
-    shapes = {w.shape for w in weights}
-    if len(shapes) > 1:
-        raise WeightsError(f"the networks of one run must have one shape: "
-                           f"{', '.join(w.text or 'the shipped one' for w in weights)} have "
-                           f"{', '.join(map(str, sorted(shapes)))}")
-    return net_record(*(np.stack([w.arrays[k] for w in weights]) for k in range(5)),
-                      np.concatenate([w.arrays[5] for w in weights]))
+    h1, h2 = (max(w.shape[k] for w in weights) for k in (0, 1))
+
+    def padded(w):
+        w1, b1, w2, b2, w3, b3 = w.arrays
+        more1, more2 = h1 - w1.shape[1], h2 - w2.shape[1]
+        return (np.pad(w1, ((0, 0), (0, more1))), np.pad(b1, (0, more1)),
+                np.pad(w2, ((0, more1), (0, more2))), np.pad(b2, (0, more2)),
+                np.pad(w3, (0, more2)), b3)
+
+    arrays = [padded(w) for w in weights]
+    return net_record(*(np.stack([a[k] for a in arrays]) for k in range(5)),
+                      np.concatenate([a[5] for a in arrays]))
 
 
 def features(after: np.ndarray) -> np.ndarray:
