@@ -606,17 +606,17 @@ def test_networks_of_two_shapes_play_in_one_run_as_each_alone(tmp_path):
     nets.save(narrow, random_weights(rng, h1=16, h2=8), {})
     nets.save(wide, random_weights(rng, h1=32, h2=16), {})
     narrow, wide = nets.load(narrow), nets.load(wide)
-    both = nets.record([narrow, wide])
+    both, alone = nets.record([narrow, wide]), (nets.record([narrow]), nets.record([wide]))
     vector = kernel_rules(Rules.resolve("scopa"))
     for game in random_rounds(Rules.resolve("scopa"), 5, seed=12):
         pos, _ = game.kernel_position()
         cards, takes, n = legal(pos, vector, game.turn)
-        for model, alone in enumerate((nets.record([narrow]), nets.record([wide]))):
+        for model in range(2):
             N.move_values(both, np.int64(model), pos, vector, np.int64(game.turn), np.int64(n),
                           cards, takes)
             np.testing.assert_array_equal(both.values[:n],
-                                          kernel_values(alone, pos, vector, game.turn, n, cards,
-                                                        takes))
+                                          kernel_values(alone[model], pos, vector, game.turn, n,
+                                                        cards, takes))
 
 
 # -- a stored run records its networks ---------------------------------------------
