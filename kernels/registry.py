@@ -144,13 +144,15 @@ RECORDS = (
             "(0: never) in searches from at most `reach` cards in hands and deck (before a "
             "`leaf=net` cut: `leaf` and `depth` as pimc's); exact endgame when nothing is hidden"),
     Builtin("net", "search",
-            (Param("weights", 0.0, "weights"), Param("endgame", 1.0, "flag")),
+            (Param("weights", 0.0, "weights"), Param("endgame", 1.0, "flag"),
+             Param("deals", 16.0, "whole", 10_000), Param("deal_cards", 7.0, "count", 16)),
             "a learned network's value of the position each move leaves, best first "
             "(`weights`: a file `scopa-sim train` wrote; by default the network shipped for "
             "the preset, 2-player scopa's where it has none of its own; `v1`: 2-player "
             "scopa's shipped before December 2026, `scopa-3-v1`, `scopa-4-v1`: theirs); "
-            "exact endgame when nothing is hidden; a search's rollouts can play it "
-            "(`rollout=net`, with the search's `weights`)", rollout=True),
+            "exact endgame when nothing is hidden, and endgame's sampled one (`deals`, "
+            "`deal_cards` as endgame's) when several seats hide the last cards; a search's "
+            "rollouts can play it (`rollout=net`, with the search's `weights`)", rollout=True),
     Builtin("netsearch", "search",
             tuple(p._replace(when=()) for p in SPIMC_PARAMS) + (Param("keep", 3.0, "count", 100),),
             "spimc over the `keep` moves the net values best (the network of `weights`), "
@@ -241,5 +243,6 @@ P_TAIL, P_REACH = slot("tail", "spimc", "netsearch"), slot("reach", "spimc", "ne
 P_WEIGHTS, P_NET_ENDGAME = slot("weights", "net"), slot("endgame", "net")
 # netsearch (spimc reads it too: 0 in its rows, no pruning)
 P_KEEP = slot("keep", "netsearch")
-P_MAX_CARDS, P_FALLBACK, P_DEALS, P_DEAL_CARDS = (
-    slot(p, "endgame") for p in ("max_cards", "fallback", "deals", "deal_cards"))
+P_MAX_CARDS, P_FALLBACK = (
+    slot(p, "endgame") for p in ("max_cards", "fallback"))
+P_DEALS, P_DEAL_CARDS = (slot(p, "endgame", "net") for p in ("deals", "deal_cards"))

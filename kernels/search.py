@@ -439,21 +439,27 @@ def solve_sampled(seat, n, board, deals, rules, rng, work, search):
 
 
 @spliced
+def solve_if_dealt_out(p, seat, n, board, kit):
+    """endgame's and net's sampled endgame: once the deck is out and at most
+    `deal_cards` are in hands, the move `solve_sampled` finds on `deals`
+    deals (parameters `p`; 0 deals: never); else -1."""
+    if n > 1 and p[P_DEALS] > 0 and dealt_out(board.pos, kit.rules, p[P_DEAL_CARDS]):
+        return solve_sampled(seat, n, board, np.int64(p[P_DEALS]), kit.rules, kit.rng,
+                             kit.work, kit.search)
+    return -1
+
+
+@spliced
 def endgame(p, seat, n, board, kit):
     """Exact minimax once nothing is hidden; before that, once the deck is
     out and few cards are left (several seats hiding them), the best mean
     exact margin over sampled deals of them; the fallback strategy before."""
-    pos, rules = board.pos, kit.rules
-    search = kit.search
-    if n > 1 and solvable(pos, seat, rules, p[P_MAX_CARDS]):
-        i = solve(seat, n, board, rules, kit.work, search.solver, search.roll)
-        if i >= 0:
-            return i
-    elif n > 1 and p[P_DEALS] > 0 and dealt_out(pos, rules, p[P_DEAL_CARDS]):
-        i = solve_sampled(seat, n, board, np.int64(p[P_DEALS]), rules, kit.rng, kit.work,
-                          search)
-        if i >= 0:
-            return i
+    if n > 1 and solvable(board.pos, seat, kit.rules, p[P_MAX_CARDS]):
+        i = solve(seat, n, board, kit.rules, kit.work, kit.search.solver, kit.search.roll)
+    else:
+        i = solve_if_dealt_out(p, seat, n, board, kit)
+    if i >= 0:
+        return i
     return policy(np.int64(p[P_FALLBACK]), seat, n, board, kit)
 
 
@@ -597,8 +603,11 @@ def ismcts(p, seat, n, board, kit):
 @spliced
 def net(p, seat, n, board, kit):
     """The net strategy (`net`'s module docstring): the exact endgame once
-    nothing is hidden (with `endgame`), else the network's best move."""
+    nothing is hidden and endgame's sampled one once the deck is out and few
+    cards are left (with `endgame`; `deals` of them), else the network's best move."""
     exact = solve_if_open(p[P_NET_ENDGAME], seat, n, board, kit)
+    if exact < 0 and p[P_NET_ENDGAME]:
+        exact = solve_if_dealt_out(p, seat, n, board, kit)
     if exact >= 0:
         return exact
     return pick_net(np.int64(p[P_WEIGHTS]), seat, n, board.pos, kit.rules, board.cards,

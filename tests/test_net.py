@@ -539,6 +539,24 @@ def test_the_hidden_cards_change_nothing(preset, strategy):
     assert tested >= 6 and changed >= 3 * tested - 2
 
 
+@pytest.mark.parametrize("preset", ["scopa-3", "scopone-scientifico"])
+def test_with_few_cards_left_in_hands_net_plays_endgames_sampled_move(preset):
+    """Once the deck is out and at most `deal_cards` are in hands, net plays
+    endgame's move (its sampled exact play on the same deals, or its exact one
+    when a single other hand holds the rest); with `deals=0` the network's."""
+    rules = Rules.resolve(preset)
+    r = random.Random(5)
+    differ = 0
+    for k in range(16):
+        game = Round(rules, deck=r.sample(range(40), 40), dealer=r.randrange(rules.players))
+        for _ in range(game.total_plays - r.randint(2, 7)):
+            game.play(*r.choice(game.legal_moves()))
+        assert game.suggest("net", seed=k) == game.suggest("endgame:deals=16,deal_cards=7",
+                                                           seed=k)
+        differ += game.suggest("net", seed=k) != game.suggest("net:deals=0", seed=k)
+    assert differ >= 1
+
+
 # -- the shipped network ---------------------------------------------------------
 def test_the_shipped_network_loads_and_plays():
     w = nets.shipped()

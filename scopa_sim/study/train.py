@@ -30,7 +30,7 @@ the same numbers. The folder::
     checkpoint.pt   the learner: model, optimiser, random states, progress
     net.npz         the network of the latest checkpoint (net:weights=OUT/net.npz)
     curve.csv       a row per strength check: seconds, samples, loss, and net's
-                    margin over endgame on `check` duplicate deals, with its interval
+                    margin over endgame on `check` duplicate deals (`deals=0`), with its interval
     curve.png       the learning curve: strength against wall time
 """
 from __future__ import annotations
@@ -348,11 +348,15 @@ def _keep(out: Path, settings: Settings) -> None:
         _atomic(held, text)
 
 
+# the network alone, without the sampled endgame `net` plays in the end of multi-seat rounds
+ALONE = "deals=0"
+
+
 def _chunk(out: Path, rules, settings: Settings, k: int, ex) -> tuple:
     """Chunk k's samples: played and rolled out by the recipe's strategies in
     the first generation, by the network that ended the one before after it."""
     g = k // settings.generation if settings.generation else 0
-    player = f"net:weights={out / f'gen-{g}.npz'}" if g else None
+    player = f"net:weights={out / f'gen-{g}.npz'},{ALONE}" if g else None
     return generate(rules, settings.seed, k * settings.chunk, settings.chunk,
                     player or settings.lineup, player or settings.rollout, settings.explore,
                     settings.worlds, teacher=settings.teaching(g, out), scheduler=ex)
@@ -412,8 +416,8 @@ def ranking(v, y, group, decisions: int, temperature: float, torch):
 
 
 def _check(out: Path, rules, settings: Settings, state: dict, ex) -> dict:
-    """net against endgame on the check's duplicate deals (always the same ones)."""
-    r = compare(f"net:weights={out / NET}", "endgame", rules=rules, seed=settings.seed + 1,
+    """The network alone against endgame on the check's duplicate deals (always the same ones)."""
+    r = compare(f"net:weights={out / NET},{ALONE}", "endgame", rules=rules, seed=settings.seed + 1,
                 deals=settings.check, scheduler=ex)
     m = r["margin"]
     return {"chunk": state["chunk"], "samples": state["samples"],
