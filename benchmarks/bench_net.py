@@ -2,7 +2,7 @@
 (issue 34; docs/STRENGTH.md's ladder comes from here).
 
     .venv/bin/python benchmarks/bench_net.py [--scale 1.0] [--seed 2026]
-        [--weights PATH] [--workers N] [--only strength,speed,ladder]
+        [--weights PATH] [--workers N] [--only strength,speed,ladder,presets]
 
 2-player scopa, 95% paired intervals (seats swapped on every deal):
 
@@ -11,7 +11,10 @@
 - speed: net's rounds per second on one core (net at both seats, 20,000
   rounds), and netsearch's and spimc's milliseconds a move (200 rounds);
 - ladder: a tournament of every built-in strategy at its defaults (400 deals
-  a pair) with Bradley-Terry ratings.
+  a pair) with Bradley-Terry ratings;
+- presets: on scopa-3, scopa-4 and scopone scientifico, net against endgame
+  (2,000 deals), with and without its sampled end (`deals=0`: the network
+  alone), and each one's rounds per second on one core (4,000 rounds).
 
 --scale multiplies every count (0.05 for a quick look).
 """
@@ -80,18 +83,36 @@ def ladder(args, net, netsearch):
         print(f"| {t['strategies'][i]} | " + " | ".join(cells) + " |")
 
 
+def presets(args, net, netsearch):
+    deals, rounds = max(10, int(2_000 * args.scale)), max(100, int(4_000 * args.scale))
+    for rules in ("scopa-3", "scopa-4", "scopone-scientifico"):
+        seats = scopa_sim.Rules.resolve(rules).players
+        for spec in (net, f"{net}:deals=0" if net == "net" else f"{net},deals=0"):
+            r = scopa_sim.compare(spec, "endgame", rules=rules, seed=args.seed, deals=deals,
+                                  workers=args.workers)
+            lineup = ",".join([spec] * seats)
+            scopa_sim.simulate(10, strategies=lineup, rules=rules, seed=1, workers=1)  # warm
+            started = time.perf_counter()
+            scopa_sim.simulate(rounds, strategies=lineup, rules=rules, seed=args.seed, workers=1)
+            took = time.perf_counter() - started
+            print(f"{rules}: {spec} against endgame {interval(r['margin'])} points a round "
+                  f"({deals:,} duplicate deals, seed {args.seed}); {rounds / took:,.0f} "
+                  f"rounds/s on one core", flush=True)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--weights", help="a weights file (default: the shipped network)")
     p.add_argument("--workers", type=int, default=default_workers())
-    p.add_argument("--only", default="strength,speed,ladder")
+    p.add_argument("--only", default="strength,speed,ladder,presets")
     args = p.parse_args()
     net = f"net:weights={args.weights}" if args.weights else "net"
     netsearch = f"netsearch:weights={args.weights}" if args.weights else "netsearch"
     for part in args.only.split(","):
-        {"strength": strength, "speed": speed, "ladder": ladder}[part](args, net, netsearch)
+        parts = {"strength": strength, "speed": speed, "ladder": ladder, "presets": presets}
+        parts[part](args, net, netsearch)
 
 
 if __name__ == "__main__":

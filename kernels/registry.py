@@ -56,13 +56,17 @@ class Builtin(NamedTuple):
     A "strategy" parameter's default names a strategy, a "choice" one's one
     of its choices; `declare` makes it that strategy's id (that choice's
     index). `rollout`: a search's rollouts can play it though it is no fast
-    strategy (net: the search kernel holds its network)."""
+    strategy (net: the search kernel holds its network). `revision`: (n,
+    seats) once its play at the same parameters has changed n times, the last
+    for rounds of `seats` seats or more; a stored run records n
+    (`runs.plan.revisions`) and one made at another is not played again."""
     name: str
     kind: str
     params: tuple
     help: str
     id: int = -1
     rollout: bool = False
+    revision: tuple = ()
 
 
 class Lineup(NamedTuple):
@@ -152,7 +156,8 @@ RECORDS = (
             "scopa's shipped before December 2026, `scopa-3-v1`, `scopa-4-v1`: theirs); "
             "exact endgame when nothing is hidden, and endgame's sampled one (`deals`, "
             "`deal_cards` as endgame's) when several seats hide the last cards; a search's "
-            "rollouts can play it (`rollout=net`, with the search's `weights`)", rollout=True),
+            "rollouts can play it (`rollout=net`, with the search's `weights`)", rollout=True,
+            revision=(1, 3)),           # 1: the sampled end of rounds of 3+ seats (Dec 2026)
     Builtin("netsearch", "search",
             tuple(p._replace(when=()) for p in SPIMC_PARAMS) + (Param("keep", 3.0, "count", 100),),
             "spimc over the `keep` moves the net values best (the network of `weights`), "

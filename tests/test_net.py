@@ -663,6 +663,41 @@ def test_a_run_records_each_networks_sha256_and_resuming_with_other_weights_is_r
     assert "Traceback" not in r.output
 
 
+def test_a_run_made_before_nets_play_changed_is_read_but_not_resumed_or_verified(tmp_path,
+                                                                             monkeypatch):
+    """A multi-seat run of net records the revision of net's play; one made
+    before it (no revisions recorded, as an older scopa-sim wrote) is refused
+    by --resume and verify in one line; 2-player runs record none."""
+    from click.testing import CliRunner
+    from scopa_sim.cli import main
+    from scopa_sim.runs import plan
+    from scopa_sim.runs.resume import simulate_part
+    from scopa_sim.runs.store import Run
+    three = plan.RunSpec.make(rounds=400, strategies="net,endgame,net", rules="scopa-3", seed=4,
+                              batch_size=200)
+    assert plan.spec_dict(three)["revisions"] == {"net": 1}
+    assert "revisions" not in plan.spec_dict(plan.RunSpec.make(rounds=10, strategies="net,net"))
+    with monkeypatch.context() as m:                          # as scopa-sim wrote it before
+        m.setattr(plan, "revisions", lambda seats, rules: {})
+        with Run.create(tmp_path / "half", three) as run:
+            run.save(0, simulate_part(three, run.meta, 0)[0])
+        done = CliRunner().invoke(main, ["simulate", "--rules", "scopa-3", "--rounds", "200",
+                                         "--strategies", "net,endgame,net", "--seed", "4",
+                                         "--out", str(tmp_path / "done")])
+        assert done.exit_code == 0, done.output
+    assert len(Run.open(tmp_path / "done").read()) == 200                # read as ever
+    for args in (["simulate", "--resume", str(tmp_path / "half")],
+                 ["verify", str(tmp_path / "done")]):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == 2 and "made when net played otherwise" in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1 and "Traceback" not in r.output
+    assert len(Run.open(tmp_path / "half").read()) == 200                # nothing added
+    written = plan.spec_dict(three)
+    for bad in ("net", {"net": "1"}, {"net": 0}, {"net": True}, {"net": 10**6}):
+        with pytest.raises(ValueError, match="revisions must be a JSON object"):
+            plan.StoredSpec.from_dict({**written, "revisions": bad})
+
+
 def test_a_folder_given_as_weights_is_one_line(tmp_path):
     with pytest.raises(nets.WeightsError, match="a folder"):
         nets.load(tmp_path)

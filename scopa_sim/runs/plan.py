@@ -13,7 +13,8 @@ import numpy as np
 from .. import defaults as sizes
 from ..engine.checks import MAX_SEED, MAX_WIDE_SEED, SEED_SPAN, WIDE_SPAN, whole
 from ..engine.rules import Rules
-from ..engine.strategies import Strategy, net_slots, seats_of, user_slots
+from ..engine.strategies import Strategy, StrategySpec, net_slots, seats_of, user_slots
+from ..kernels import registry
 from ..engine.user import is_reference
 
 DEFAULT_BATCH = sizes.ROUNDS    # rounds per batch (defaults.py sets every batch size)
@@ -94,8 +95,33 @@ def spec_dict(spec: RunSpec) -> dict:
             "strategies": [str(s) for s in spec.strategies],
             **({"sources": sources} if sources else {}),
             **({"nets": nets} if nets else {}),
+            **({"revisions": played} if (played := revisions(spec.strategies, spec.rules))
+               else {}),
             **({"keep_taken": True} if spec.keep_taken else {}),
             **({"isolate": True} if spec.isolate else {})}
+
+
+def revisions(seats, rules) -> dict:
+    """The built-ins the seats play whose play at the same parameters has
+    changed for these rules (`registry.Builtin.revision`): name -> how many
+    times. A run records them; one made at others plays otherwise (`revised`)."""
+    out = {}
+    for s in seats:
+        b = registry.BUILTINS[s.spec.id] if isinstance(s.spec, StrategySpec) else None
+        if b and b.revision and rules.players >= b.revision[1]:
+            out[b.name] = b.revision[0]
+    return out
+
+
+def revised(stored: StoredSpec, spec: RunSpec) -> str:
+    """What tells a stored run from `spec` (made of its labels) in the play
+    of its built-ins: "" if nothing, else a sentence naming the first."""
+    then, now = dict(stored.revisions), revisions(spec.strategies, spec.rules)
+    for name in sorted(then.keys() | now.keys()):
+        if then.get(name, 0) != now.get(name, 0):
+            return (f"it was made when {name} played otherwise (revision {then.get(name, 0)} "
+                    f"of its play, this scopa-sim's {now.get(name, 0)}: docs/STRATEGIES.md)")
+    return ""
 
 
 def nets_played(seats, rules) -> dict:
@@ -145,6 +171,7 @@ class StoredSpec(Planned):
     keep_taken: bool = False
     nets: tuple[tuple[str, str], ...] = ()     # the networks that played: (weights, sha256)
     isolate: bool = False
+    revisions: tuple[tuple[str, int], ...] = ()    # built-ins whose play changed (`revisions`)
 
     def __post_init__(self):
         self._check_plan()
@@ -180,7 +207,7 @@ class StoredSpec(Planned):
         return cls(rules, tuple(d["strategies"]), d["seed"], d["units"], d["kind"] == "games",
                    d["batch_size"], _sources_of(d.get("sources", {})), fmt,
                    d.get("keep_taken", False), _nets_of(d.get("nets", {})),
-                   d.get("isolate", False))
+                   d.get("isolate", False), _revisions_of(d.get("revisions", {})))
 
     def as_dict(self) -> dict:
         """The spec as plain data, as `spec_dict` writes a run spec's."""
@@ -190,6 +217,7 @@ class StoredSpec(Planned):
                 "n_batches": self.n_batches, "rules": _plain(self.rules.settings()),
                 "strategies": list(self.strategies), **({"sources": sources} if sources else {}),
                 **({"nets": dict(self.nets)} if self.nets else {}),
+                **({"revisions": dict(self.revisions)} if self.revisions else {}),
                 **({"keep_taken": True} if self.keep_taken else {}),
                 **({"isolate": True} if self.isolate else {})}
 
@@ -210,6 +238,14 @@ def _nets_of(d) -> tuple[tuple[str, str], ...]:
     if not isinstance(d, dict) or not all(
             isinstance(k, str) and isinstance(v, str) and SHA256.fullmatch(v) for k, v in d.items()):
         raise ValueError("nets must be a JSON object: weights -> sha256 (64 hexadecimal digits)")
+    return tuple(d.items())
+
+
+def _revisions_of(d) -> tuple[tuple[str, int], ...]:
+    """The manifest's `revisions`, checked as data (strategy -> a whole number)."""
+    if not isinstance(d, dict) or not all(
+            isinstance(k, str) and type(v) is int and 0 < v < 1000 for k, v in d.items()):
+        raise ValueError("revisions must be a JSON object: strategy -> a whole number 1..999")
     return tuple(d.items())
 
 

@@ -21,7 +21,7 @@ import shlex
 from pathlib import Path
 
 from .plan import RunSpec
-from .plan import Source, StoredSpec, shipped_before, spec_dict
+from .plan import Source, StoredSpec, revised, shipped_before, spec_dict
 from .store import Run, StoreError, recorded_file
 from ..engine.strategies import parse_strategy
 from ..engine.user import UserSpec, UserStrategyError, digest_of, is_file_text, load
@@ -127,6 +127,9 @@ def runnable(stored: StoredSpec, root: Path, files: dict[str, str],
             raise StoreError(f"{root}: network {label} is not the one the run played (sha256 "
                              f"{sha[:12]}, the run's {played[label][:12]}): {doing} with "
                              f"other weights would {mixed}{shipped_before(stored.nets)}")
+    why = revised(stored, spec)
+    if why:
+        raise StoreError(f"{root}: {why}: {doing} would {mixed}; simulate the run again")
     if _without_references(spec_dict(spec)) != _without_references(stored.as_dict()):
         raise StoreError(f"{root}: the run's strategies read back as "
                          f"{', '.join(map(str, spec.strategies))}, not as recorded "

@@ -28,7 +28,7 @@ import numpy as np
 from ..engine.rules import Rules
 from ..engine.strategies import parse_strategy
 from ..kernels import layout as L, registry
-from .plan import RunSpec, shipped_before, spec_dict
+from .plan import RunSpec, revised, shipped_before, spec_dict
 from .sources import _Recorded
 
 FIELD = ("taken", "the cards the side captured, the table's leftover to the last capturer")
@@ -64,6 +64,9 @@ def builtin_spec(root, stored, advice: str = "simulate it with --keep-taken") ->
     spec = RunSpec(stored.rules, tuple(parse_strategy(t, _Recorded({}))
                                        for t in stored.strategies),
                    stored.seed, stored.units, stored.games, stored.batch_size, stored.keep_taken)
+    why = revised(stored, spec)
+    if why:
+        raise ValueError(f"{root}: {why}: this scopa-sim cannot play it again; {advice}")
     mine, theirs = spec_dict(spec), stored.as_dict()
     if any(mine.get(k) != theirs.get(k) for k in ("rules", "strategies", "nets")):
         raise ValueError(f"{root}: the run's strategies read back as "
