@@ -201,12 +201,14 @@ def test_beside_shows_the_other_figure_only_where_the_intervals_part():
     assert alone(mean, a, apart, "x") == mean(a) and alone.compared == 0
 
 
-def test_a_part_made_by_another_network_is_made_again(tmp_path):
+def test_a_part_made_by_another_network_or_play_is_made_again(tmp_path):
     """A part's params hold the sha256 of the networks and files its
-    strategies play, so one kept from an earlier network is not read back."""
+    strategies play (and their play's revisions), so one kept from an earlier
+    network or play is not read back."""
     (w,) = parse_strategy("net").nets(Rules.resolve("scopa-4"))
     assert almanac.plays(("net", "endgame"), "scopa-4") == {"nets": {"shipped": w.sha256},
-                                                             "files": {}}
+                                                             "files": {}, "revisions": {"net": 1}}
+    assert "revisions" not in almanac.plays(("net", "endgame"))     # 2 seats: played as ever
     assert almanac.plays(("net",)) != almanac.plays(("net",), "scopa-4")
     on = almanac.plays(maxim_strategies("single"))["files"]
     assert len(on) == 1 and all(len(sha) == 64 for sha in on.values())

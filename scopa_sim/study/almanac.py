@@ -90,7 +90,7 @@ from ..runs.executors import executor
 from ..runs.resume import store_batches
 from ..runs.runner import warm_kernels
 from ..runs.sources import open_to_resume
-from ..runs.plan import RunSpec, StoredSpec, nets_played, spec_dict
+from ..runs.plan import RunSpec, StoredSpec, nets_played, revisions, spec_dict
 from ..runs.store import MANIFEST, Run
 from .matches import compare
 from .maxims import MAXIMS, measure, strategies as maxim_strategies
@@ -201,11 +201,14 @@ def slug(strategy: str) -> str:
 
 def plays(strategies, preset: str = "scopa") -> dict:
     """What `strategies` play under `preset` that the version does not pin:
-    their networks and strategy files, by sha256. A part's params hold it,
-    so a part made by another network or file is made again, not read back."""
+    their networks and strategy files, by sha256, and the revisions of the
+    built-ins' play (`runs.plan.revisions`). A part's params hold it, so a
+    part made by another network, file or play is made again, not read back."""
     seats, rules = [parse_strategy(s) for s in strategies], Rules.resolve(preset)
+    revised = revisions(seats, rules)
     return {"nets": nets_played(seats, rules),
-            "files": {u.text: u.digest for u in user_slots(seats)}}
+            "files": {u.text: u.digest for u in user_slots(seats)},
+            **({"revisions": revised} if revised else {})}
 
 
 def part(out: Path, name: str, params: dict, make: Callable[[], dict]) -> dict:
