@@ -1,9 +1,9 @@
 """net: a learned player. A small network values the position each legal move
 leaves (its afterstate, from the mover's side), and the move of highest value
-is played (the first on a tie); no random number is drawn. When nothing is
-hidden any more it plays the exact endgame, as the searches do, and once the
-deck is out and few cards are left in several hands, endgame's sampled one
-(the strategy, `search.net`). The searches' rollouts can play it
+is played (the first on a tie). When nothing is hidden any more it plays
+the exact endgame, as the searches do, and once the deck is out and few
+cards are left in several hands, endgame's sampled one, the only part that
+draws random numbers (the strategy, `search.net`). The searches' rollouts can play it
 (`choose_rollout`) and take its value of the position where they cut a
 rollout short (`position_value`: its best move's value).
 

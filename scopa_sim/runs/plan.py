@@ -14,8 +14,8 @@ from .. import defaults as sizes
 from ..engine.checks import MAX_SEED, MAX_WIDE_SEED, SEED_SPAN, WIDE_SPAN, whole
 from ..engine.rules import Rules
 from ..engine.strategies import Strategy, StrategySpec, net_slots, seats_of, user_slots
-from ..kernels import registry
 from ..engine.user import is_reference
+from ..kernels import registry
 
 DEFAULT_BATCH = sizes.ROUNDS    # rounds per batch (defaults.py sets every batch size)
 MAX_UNITS = 10**13              # rounds or games in one run: a cluster-year, not a typo
