@@ -248,6 +248,5 @@ P_TAIL, P_REACH = slot("tail", "spimc", "netsearch"), slot("reach", "spimc", "ne
 P_WEIGHTS, P_NET_ENDGAME = slot("weights", "net"), slot("endgame", "net")
 # netsearch (spimc reads it too: 0 in its rows, no pruning)
 P_KEEP = slot("keep", "netsearch")
-P_MAX_CARDS, P_FALLBACK = (
-    slot(p, "endgame") for p in ("max_cards", "fallback"))
+P_MAX_CARDS, P_FALLBACK = (slot(p, "endgame") for p in ("max_cards", "fallback"))
 P_DEALS, P_DEAL_CARDS = (slot(p, "endgame", "net") for p in ("deals", "deal_cards"))
